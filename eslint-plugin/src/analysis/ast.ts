@@ -1,0 +1,118 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+
+export type FunctionNode =
+  | TSESTree.FunctionDeclaration
+  | TSESTree.FunctionExpression
+  | TSESTree.ArrowFunctionExpression;
+
+export function isFunctionNode(node: TSESTree.Node | null | undefined): node is FunctionNode {
+  return (
+    node?.type === AST_NODE_TYPES.FunctionDeclaration ||
+    node?.type === AST_NODE_TYPES.FunctionExpression ||
+    node?.type === AST_NODE_TYPES.ArrowFunctionExpression
+  );
+}
+
+/** Strips wrappers that do not change the value: parentheses are already gone in ESTree; TS casts are not. */
+export function skipTransparent(node: TSESTree.Node): TSESTree.Node {
+  let current = node;
+  for (;;) {
+    switch (current.type) {
+      case AST_NODE_TYPES.TSAsExpression:
+      case AST_NODE_TYPES.TSNonNullExpression:
+      case AST_NODE_TYPES.TSSatisfiesExpression:
+      case AST_NODE_TYPES.TSTypeAssertion:
+      case AST_NODE_TYPES.TSInstantiationExpression:
+        current = current.expression;
+        break;
+      case AST_NODE_TYPES.ChainExpression:
+        current = current.expression;
+        break;
+      default:
+        return current;
+    }
+  }
+}
+
+/** `a.b`, `a['b']` and `a?.b` name their property statically; `a[b]` does not. */
+export function staticPropertyName(node: TSESTree.MemberExpression): string | null {
+  if (!node.computed) {
+    return node.property.type === AST_NODE_TYPES.Identifier || node.property.type === AST_NODE_TYPES.PrivateIdentifier
+      ? node.property.name
+      : null;
+  }
+  if (node.property.type === AST_NODE_TYPES.Literal && typeof node.property.value === 'string') {
+    return node.property.value;
+  }
+  if (
+    node.property.type === AST_NODE_TYPES.TemplateLiteral &&
+    node.property.expressions.length === 0 &&
+    node.property.quasis.length === 1
+  ) {
+    return node.property.quasis[0]?.value.cooked ?? null;
+  }
+  return null;
+}
+
+/** The name a call is made by: `f()` → `f`, `a.b.f()` → `f`. */
+export function calleeName(call: TSESTree.CallExpression | TSESTree.NewExpression): string | null {
+  const callee = skipTransparent(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
+  if (callee.type === AST_NODE_TYPES.MemberExpression) return staticPropertyName(callee);
+  return null;
+}
+
+/** Finds the variable a name refers to at `node`, walking up the scope chain. */
+export function findVariable(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  node: TSESTree.Identifier,
+): TSESLint.Scope.Variable | null {
+  let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(node);
+  while (scope) {
+    const variable = scope.set.get(node.name);
+    if (variable) return variable;
+    scope = scope.upper;
+  }
+  return null;
+}
+
+/** Calls `visit` on every node under `root` (including it), parents before children. */
+export function walk(
+  root: TSESTree.Node,
+  visitorKeys: TSESLint.SourceCode.VisitorKeys,
+  visit: (node: TSESTree.Node) => boolean | void,
+): void {
+  const stack: TSESTree.Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as TSESTree.Node;
+    if (visit(node) === false) continue;
+    const keys = visitorKeys[node.type] ?? [];
+    for (let k = keys.length - 1; k >= 0; k--) {
+      const child = (node as unknown as Record<string, unknown>)[keys[k] as string];
+      if (Array.isArray(child)) {
+        for (let i = child.length - 1; i >= 0; i--) {
+          const item = child[i] as TSESTree.Node | null;
+          if (item && typeof item.type === 'string') stack.push(item);
+        }
+      } else if (child && typeof (child as TSESTree.Node).type === 'string') {
+        stack.push(child as TSESTree.Node);
+      }
+    }
+  }
+}
+
+/** The innermost function that contains `node` (not counting `node` itself). */
+export function enclosingFunction(node: TSESTree.Node): FunctionNode | null {
+  let current = node.parent;
+  while (current) {
+    if (isFunctionNode(current)) return current;
+    current = current.parent;
+  }
+  return null;
+}
+
+/** True when `inner` is `outer` or lies inside it. */
+export function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
+  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
+}

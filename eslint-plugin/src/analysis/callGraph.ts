@@ -1,0 +1,212 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { FunctionNode } from './ast';
+import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { isSynchronouslyInvoked } from './asyncContext';
+import { enclosingClass } from './construction';
+
+type Services = Readonly<TSESLint.SourceCode>;
+
+export interface FunctionInfo {
+  node: FunctionNode;
+  /** Declared name: `function f`, `const f = () => …`, method or field name; null when anonymous. */
+  name: string | null;
+  isAsync: boolean;
+  isGenerator: boolean;
+  /** Declared `Promise<…>` (or `PromiseLike<…>`) return type. */
+  returnsPromiseType: boolean;
+  /** Calls made while this function runs: its own body plus synchronous callbacks inside it. */
+  calls: CallSite[];
+}
+
+export interface CallSite {
+  call: TSESTree.CallExpression;
+  /** The same-file function the call invokes, when it can be told. */
+  target: FunctionInfo | null;
+}
+
+export interface CallGraph {
+  functions: readonly FunctionInfo[];
+  infoOf(fn: FunctionNode): FunctionInfo | undefined;
+  /** The same-file function a call invokes: by name, through `const` aliases, `this.method()`, `Class.staticMethod()`. */
+  resolveCall(call: TSESTree.CallExpression): FunctionInfo | null;
+  /** The function a callee expression denotes (`f`, `this.m`), without a call. */
+  resolveCallee(callee: TSESTree.Node): FunctionInfo | null;
+}
+
+const graphs = new WeakMap<object, CallGraph>();
+
+/** The same-file call graph, built in one walk the first time a rule asks, then cached per file. */
+export function getCallGraph(sourceCode: Services): CallGraph {
+  const hit = graphs.get(sourceCode);
+  if (hit) return hit;
+  const graph = build(sourceCode);
+  graphs.set(sourceCode, graph);
+  return graph;
+}
+
+function build(sourceCode: Services): CallGraph {
+  const infos = new Map<FunctionNode, FunctionInfo>();
+  const pendingCalls: TSESTree.CallExpression[] = [];
+  walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+    if (isFunctionNode(node)) {
+      infos.set(node, {
+        node,
+        name: functionName(node),
+        isAsync: node.async,
+        isGenerator: node.generator,
+        returnsPromiseType: declaresPromise(node),
+        calls: [],
+      });
+    } else if (node.type === AST_NODE_TYPES.CallExpression) {
+      pendingCalls.push(node);
+    }
+  });
+
+  const resolveCallee = (callee: TSESTree.Node): FunctionInfo | null => {
+    const fn = calleeFunction(sourceCode, callee, 0);
+    return fn ? (infos.get(fn) ?? null) : null;
+  };
+  const resolveCall = (call: TSESTree.CallExpression): FunctionInfo | null => resolveCallee(call.callee);
+
+  for (const call of pendingCalls) {
+    const owner = runningFunction(call);
+    if (!owner) continue;
+    infos.get(owner)?.calls.push({ call, target: resolveCall(call) });
+  }
+
+  return {
+    functions: [...infos.values()],
+    infoOf: (fn) => infos.get(fn),
+    resolveCall,
+    resolveCallee,
+  };
+}
+
+/**
+ * The function whose execution a call is part of: the nearest enclosing function, skipping
+ * synchronous callbacks that are not async themselves (they run inside their caller).
+ */
+export function runningFunction(node: TSESTree.Node): FunctionNode | null {
+  let current = node.parent;
+  while (current) {
+    if (isFunctionNode(current)) {
+      if (!current.async && isSynchronouslyInvoked(current)) {
+        current = current.parent;
+        continue;
+      }
+      return current;
+    }
+    current = current.parent;
+  }
+  return null;
+}
+
+function calleeFunction(sourceCode: Services, callee: TSESTree.Node, depth: number): FunctionNode | null {
+  if (depth > 8) return null;
+  const expr = skipTransparent(callee);
+  if (isFunctionNode(expr)) return expr;
+  if (expr.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(sourceCode, expr);
+    if (!variable || variable.defs.length !== 1) return null;
+    const def = variable.defs[0] as TSESLint.Scope.Definition;
+    if (def.type === 'FunctionName') return def.node as FunctionNode;
+    if (def.type === 'Variable' && def.node.id === def.name && def.node.init) {
+      const constant = def.node.parent.kind === 'const' || !variable.references.some((r) => r.isWrite() && !r.init);
+      return constant ? calleeFunction(sourceCode, def.node.init, depth + 1) : null;
+    }
+    return null;
+  }
+  if (expr.type === AST_NODE_TYPES.MemberExpression) {
+    const name = staticPropertyName(expr);
+    if (name === null) return null;
+    if (expr.object.type === AST_NODE_TYPES.ThisExpression) {
+      const cls = thisClass(expr);
+      return cls ? classMember(cls, name, false) : null;
+    }
+    if (expr.object.type === AST_NODE_TYPES.Identifier) {
+      const variable = findVariable(sourceCode, expr.object);
+      const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+      if (def?.type === 'ClassName' && def.node.type === AST_NODE_TYPES.ClassDeclaration) {
+        return classMember(def.node, name, true);
+      }
+      if (def?.type === 'Variable' && def.node.parent.kind === 'const' && def.node.init?.type === AST_NODE_TYPES.ObjectExpression) {
+        return objectMember(def.node.init, name);
+      }
+    }
+  }
+  return null;
+}
+
+/** The class whose instance `this` is at `node`: arrow functions see through, other functions stop. */
+function thisClass(node: TSESTree.Node): TSESTree.ClassDeclaration | TSESTree.ClassExpression | null {
+  let current = node.parent;
+  while (current) {
+    if (current.type === AST_NODE_TYPES.FunctionExpression || current.type === AST_NODE_TYPES.FunctionDeclaration) {
+      const parent = current.parent;
+      if (parent?.type === AST_NODE_TYPES.MethodDefinition || parent?.type === AST_NODE_TYPES.PropertyDefinition) {
+        return enclosingClass(parent);
+      }
+      return null;
+    }
+    if (current.type === AST_NODE_TYPES.PropertyDefinition) return enclosingClass(current);
+    current = current.parent;
+  }
+  return null;
+}
+
+function classMember(
+  cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression,
+  name: string,
+  isStatic: boolean,
+): FunctionNode | null {
+  for (const member of cls.body.body) {
+    if (member.type !== AST_NODE_TYPES.MethodDefinition && member.type !== AST_NODE_TYPES.PropertyDefinition) continue;
+    if (member.static !== isStatic || member.computed) continue;
+    const key = member.key.type === AST_NODE_TYPES.Identifier || member.key.type === AST_NODE_TYPES.PrivateIdentifier
+      ? member.key.name
+      : null;
+    if (key !== name) continue;
+    if (member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'method' && isFunctionNode(member.value)) {
+      return member.value;
+    }
+    if (member.type === AST_NODE_TYPES.PropertyDefinition && isFunctionNode(member.value)) return member.value;
+  }
+  return null;
+}
+
+function objectMember(obj: TSESTree.ObjectExpression, name: string): FunctionNode | null {
+  for (const prop of obj.properties) {
+    if (prop.type !== AST_NODE_TYPES.Property || prop.computed) continue;
+    if (prop.key.type === AST_NODE_TYPES.Identifier && prop.key.name === name && isFunctionNode(prop.value)) {
+      return prop.value;
+    }
+  }
+  return null;
+}
+
+export function functionName(fn: FunctionNode): string | null {
+  if (fn.type !== AST_NODE_TYPES.ArrowFunctionExpression && fn.id) return fn.id.name;
+  const parent = fn.parent;
+  if (!parent) return null;
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
+  if (
+    (parent.type === AST_NODE_TYPES.MethodDefinition || parent.type === AST_NODE_TYPES.PropertyDefinition ||
+      parent.type === AST_NODE_TYPES.Property) &&
+    !parent.computed &&
+    (parent.key.type === AST_NODE_TYPES.Identifier || parent.key.type === AST_NODE_TYPES.PrivateIdentifier)
+  ) {
+    return parent.key.name;
+  }
+  if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.left.type === AST_NODE_TYPES.MemberExpression) {
+    return staticPropertyName(parent.left);
+  }
+  return null;
+}
+
+function declaresPromise(fn: FunctionNode): boolean {
+  const type = fn.returnType?.typeAnnotation;
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference) return false;
+  const name = type.typeName;
+  return name.type === AST_NODE_TYPES.Identifier && (name.name === 'Promise' || name.name === 'PromiseLike');
+}

@@ -1,0 +1,219 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { ModuleRef } from './imports';
+import type { CatalogEntry, ConstructionKind } from './catalog';
+import { CONSTRUCTORS, TYPE_NAMES, WRAPPERS } from './catalog';
+import { findVariable, skipTransparent, staticPropertyName } from './ast';
+import { refMatches, resolveReference } from './imports';
+
+type Services = Readonly<TSESLint.SourceCode>;
+
+export interface Construction {
+  /** Where the constructor or factory comes from. */
+  ref: ModuleRef;
+  /** The catalogued kind, or null for a construction from a module the catalogue does not know. */
+  kind: ConstructionKind | null;
+  /** The `new X()` / `x()` expression, or the type annotation that declared it. */
+  node: TSESTree.Node;
+  /** `withTimeout(new Mutex(), ms)`: the wrapper calls around the construction, outermost first. */
+  wrappedBy: TSESTree.CallExpression[];
+  /** True when known from a type annotation only (`lock: Mutex`), not from a construction in the file. */
+  fromType: boolean;
+}
+
+const cache = new WeakMap<TSESTree.Node, Construction | null>();
+
+/**
+ * Which library constructor or factory created the value `node` evaluates to, followed through
+ * `const`/`let` initializers and assignments, aliases, `this.x` class fields (initialized in the
+ * field or assigned anywhere in the class), wrappers such as `withTimeout`, and type annotations
+ * naming a catalogued type. Null when unknown.
+ */
+export function getConstruction(sourceCode: Services, node: TSESTree.Node): Construction | null {
+  const expr = skipTransparent(node);
+  const hit = cache.get(expr);
+  if (hit !== undefined) return hit;
+  cache.set(expr, null); // cycle guard: `a = b; b = a`
+  const result = compute(sourceCode, expr);
+  cache.set(expr, result);
+  return result;
+}
+
+/** Convenience: the kind of the object `node` evaluates to. */
+export function constructionKind(sourceCode: Services, node: TSESTree.Node): ConstructionKind | null {
+  return getConstruction(sourceCode, node)?.kind ?? null;
+}
+
+function compute(sourceCode: Services, expr: TSESTree.Node): Construction | null {
+  switch (expr.type) {
+    case AST_NODE_TYPES.AwaitExpression:
+      return getConstruction(sourceCode, expr.argument);
+    case AST_NODE_TYPES.NewExpression:
+    case AST_NODE_TYPES.CallExpression:
+      return fromCall(sourceCode, expr);
+    case AST_NODE_TYPES.Identifier:
+      return fromIdentifier(sourceCode, expr);
+    case AST_NODE_TYPES.MemberExpression:
+      return fromThisMember(sourceCode, expr);
+    default:
+      return null;
+  }
+}
+
+function fromCall(sourceCode: Services, call: TSESTree.NewExpression | TSESTree.CallExpression): Construction | null {
+  const ref = resolveReference(sourceCode, call.callee);
+  if (!ref) return null;
+  if (WRAPPERS.some((w) => refMatches(ref, w.module, w.export))) {
+    const inner = call.arguments[0];
+    const wrapped = inner ? getConstruction(sourceCode, inner) : null;
+    return wrapped && call.type === AST_NODE_TYPES.CallExpression
+      ? { ...wrapped, wrappedBy: [call, ...wrapped.wrappedBy] }
+      : wrapped;
+  }
+  const entry = findEntry(CONSTRUCTORS, ref);
+  // `pg.Pool` used without `new` is not a pool; `pLimit(8)` is called without `new`.
+  return { ref, kind: entry?.kind ?? null, node: call, wrappedBy: [], fromType: false };
+}
+
+function fromIdentifier(sourceCode: Services, id: TSESTree.Identifier): Construction | null {
+  const variable = findVariable(sourceCode, id);
+  if (!variable) return null;
+  for (const def of variable.defs) {
+    if (def.type === 'Variable' && def.node.init && def.node.id === def.name) {
+      const found = getConstruction(sourceCode, def.node.init);
+      if (found) return found;
+    }
+    if (def.type === 'Parameter' || def.type === 'Variable') {
+      const typed = fromAnnotation(sourceCode, def.name);
+      if (typed) return typed;
+    }
+  }
+  for (const reference of variable.references) {
+    if (!reference.isWrite() || reference.init) continue;
+    const parent = reference.identifier.parent;
+    if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && parent.left === reference.identifier) {
+      const found = getConstruction(sourceCode, parent.right);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** `this.mutex` → the class field initializer or a `this.mutex = …` assignment in the class. */
+function fromThisMember(sourceCode: Services, member: TSESTree.MemberExpression): Construction | null {
+  if (member.object.type !== AST_NODE_TYPES.ThisExpression) return null;
+  const name = staticPropertyName(member);
+  if (name === null) return null;
+  const classNode = enclosingClass(member);
+  if (!classNode) return null;
+  return classFieldConstruction(sourceCode, classNode, name);
+}
+
+const fieldCache = new WeakMap<TSESTree.ClassBody, Map<string, TSESTree.Node[]>>();
+
+export function classFieldConstruction(
+  sourceCode: Services,
+  classNode: TSESTree.ClassDeclaration | TSESTree.ClassExpression,
+  name: string,
+): Construction | null {
+  const sources = classFieldSources(classNode).get(name) ?? [];
+  for (const source of sources) {
+    const found = source.type === AST_NODE_TYPES.Identifier && source.parent?.type === AST_NODE_TYPES.TSParameterProperty
+      ? fromAnnotation(sourceCode, source)
+      : source.type === AST_NODE_TYPES.PropertyDefinition
+        ? fromAnnotation(sourceCode, source)
+        : getConstruction(sourceCode, source);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Everything that may initialize `this.<name>`: field initializers, assignments, parameter properties. */
+function classFieldSources(classNode: TSESTree.ClassDeclaration | TSESTree.ClassExpression): Map<string, TSESTree.Node[]> {
+  const body = classNode.body;
+  const hit = fieldCache.get(body);
+  if (hit) return hit;
+  const map = new Map<string, TSESTree.Node[]>();
+  const add = (key: string, node: TSESTree.Node): void => {
+    const list = map.get(key) ?? [];
+    list.push(node);
+    map.set(key, list);
+  };
+  for (const member of body.body) {
+    if (member.type === AST_NODE_TYPES.PropertyDefinition && !member.computed && member.key.type === AST_NODE_TYPES.Identifier) {
+      if (member.value) add(member.key.name, member.value);
+      if (member.typeAnnotation) add(member.key.name, member);
+    }
+    if (member.type !== AST_NODE_TYPES.MethodDefinition) continue;
+    if (member.kind === 'constructor') {
+      for (const param of member.value.params) {
+        if (param.type === AST_NODE_TYPES.TSParameterProperty) {
+          const inner = param.parameter.type === AST_NODE_TYPES.AssignmentPattern ? param.parameter.left : param.parameter;
+          if (inner.type === AST_NODE_TYPES.Identifier) add(inner.name, inner);
+        }
+      }
+    }
+    collectThisAssignments(member.value.body, add);
+  }
+  fieldCache.set(body, map);
+  return map;
+}
+
+function collectThisAssignments(
+  node: TSESTree.Node | null | undefined,
+  add: (key: string, value: TSESTree.Node) => void,
+): void {
+  if (!node) return;
+  // Statement-level assignments are enough here: `this.x = new X()` in a constructor or init method.
+  const visit = (n: TSESTree.Node): void => {
+    if (n.type === AST_NODE_TYPES.ExpressionStatement && n.expression.type === AST_NODE_TYPES.AssignmentExpression) {
+      const { left, right } = n.expression;
+      if (left.type === AST_NODE_TYPES.MemberExpression && left.object.type === AST_NODE_TYPES.ThisExpression) {
+        const key = staticPropertyName(left);
+        if (key !== null) add(key, right);
+      }
+    }
+    if (n.type === AST_NODE_TYPES.BlockStatement) n.body.forEach(visit);
+    if (n.type === AST_NODE_TYPES.IfStatement) {
+      visit(n.consequent);
+      if (n.alternate) visit(n.alternate);
+    }
+    if (n.type === AST_NODE_TYPES.TryStatement) visit(n.block);
+  };
+  visit(node);
+}
+
+export function enclosingClass(node: TSESTree.Node): TSESTree.ClassDeclaration | TSESTree.ClassExpression | null {
+  let current = node.parent;
+  while (current) {
+    if (current.type === AST_NODE_TYPES.ClassDeclaration || current.type === AST_NODE_TYPES.ClassExpression) return current;
+    current = current.parent;
+  }
+  return null;
+}
+
+/** `lock: Mutex` / `pool: Pool` with the type imported from a catalogued module. */
+function fromAnnotation(sourceCode: Services, node: TSESTree.Node): Construction | null {
+  const annotation = 'typeAnnotation' in node ? (node.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
+  const type = annotation?.typeAnnotation;
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference) return null;
+  const typeName = type.typeName;
+  let ref: ModuleRef | null = null;
+  if (typeName.type === AST_NODE_TYPES.Identifier) {
+    ref = resolveTypeName(sourceCode, typeName);
+  } else if (typeName.type === AST_NODE_TYPES.TSQualifiedName && typeName.left.type === AST_NODE_TYPES.Identifier) {
+    const base = resolveTypeName(sourceCode, typeName.left);
+    ref = base ? { module: base.module, path: [...base.path, typeName.right.name] } : null;
+  }
+  if (!ref) return null;
+  const entry = findEntry(TYPE_NAMES, ref);
+  return entry ? { ref, kind: entry.kind, node: type, wrappedBy: [], fromType: true } : null;
+}
+
+function resolveTypeName(sourceCode: Services, id: TSESTree.Identifier): ModuleRef | null {
+  return resolveReference(sourceCode, id) ?? (findVariable(sourceCode, id) ? null : null);
+}
+
+function findEntry(entries: readonly CatalogEntry[], ref: ModuleRef): CatalogEntry | undefined {
+  return entries.find((e) => refMatches(ref, e.module, e.export));
+}

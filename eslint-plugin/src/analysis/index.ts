@@ -1,0 +1,6 @@
+export * from './ast';
+export * from './asyncContext';
+export * from './callGraph';
+export * from './catalog';
+export * from './construction';
+export * from './imports';

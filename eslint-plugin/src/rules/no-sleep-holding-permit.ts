@@ -1,0 +1,16 @@
+import { createRule } from '../util/createRule';
+
+// Registered so the plugin's shape is complete while the rule is written; it reports nothing yet.
+export default createRule<[], never>({
+  name: 'no-sleep-holding-permit',
+  meta: {
+    type: 'problem',
+    docs: { description: 'Pending: no-sleep-holding-permit', recommended: true, requiresTypeChecking: false },
+    messages: {},
+    schema: [],
+  },
+  defaultOptions: [],
+  create() {
+    return {};
+  },
+});

@@ -1,0 +1,95 @@
+import type { TSESLint } from '@typescript-eslint/utils';
+
+/**
+ * `settings['async-hazards']`: a team declares its own libraries once, for every rule.
+ * Rule options add to these lists; they never replace them.
+ */
+export interface ModuleExport {
+  /** Module specifier as imported (`node:` prefix optional). */
+  module: string;
+  /** Export name; `default` for the default export or `module.exports`. */
+  export?: string;
+  /** A method called on an object constructed from `module` (or on any object when `module` is omitted). */
+  method?: string;
+}
+
+export interface ResourceShape {
+  /** Method that acquires (`lockAsync`). */
+  acquire: string;
+  /** Method that releases (`unlock`). */
+  release: string;
+  /** Restrict to objects constructed from this module. */
+  module?: string;
+}
+
+export interface SharedSettings {
+  resources: ResourceShape[];
+  permitCallbacks: ModuleExport[];
+  sleeps: ModuleExport[];
+  limiters: ModuleExport[];
+  blockingCalls: ModuleExport[];
+}
+
+const EMPTY: SharedSettings = {
+  resources: [],
+  permitCallbacks: [],
+  sleeps: [],
+  limiters: [],
+  blockingCalls: [],
+};
+
+const cache = new WeakMap<object, SharedSettings>();
+
+/** Reads and validates the shared settings; malformed entries are dropped, never thrown on. */
+export function getSharedSettings(
+  context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>,
+): SharedSettings {
+  const raw: unknown = (context.settings as Record<string, unknown> | undefined)?.['async-hazards'];
+  if (raw === undefined || raw === null || typeof raw !== 'object') return EMPTY;
+  const hit = cache.get(raw);
+  if (hit) return hit;
+  const record = raw as Record<string, unknown>;
+  const parsed: SharedSettings = {
+    resources: list(record['resources']).filter(isResourceShape),
+    permitCallbacks: list(record['permitCallbacks']).filter(isModuleExport),
+    sleeps: list(record['sleeps']).filter(isModuleExport),
+    limiters: list(record['limiters']).filter(isModuleExport),
+    blockingCalls: list(record['blockingCalls']).filter(isModuleExport),
+  };
+  cache.set(raw, parsed);
+  return parsed;
+}
+
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function isResourceShape(value: unknown): value is ResourceShape {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v['acquire'] === 'string' && typeof v['release'] === 'string' &&
+    (v['module'] === undefined || typeof v['module'] === 'string');
+}
+
+function isModuleExport(value: unknown): value is ModuleExport {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  const hasTarget = typeof v['export'] === 'string' || typeof v['method'] === 'string';
+  return (v['module'] === undefined || typeof v['module'] === 'string') && hasTarget &&
+    (v['export'] === undefined || typeof v['export'] === 'string') &&
+    (v['method'] === undefined || typeof v['method'] === 'string');
+}
+
+/** JSON schema fragment for a rule option that takes `ModuleExport` entries. */
+export const moduleExportListSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      module: { type: 'string', description: 'Module specifier, with or without the `node:` prefix.' },
+      export: { type: 'string', description: 'Export name; `default` for the default export.' },
+      method: { type: 'string', description: 'Method name on an object created from the module.' },
+    },
+    additionalProperties: false,
+  },
+} as const;

@@ -1,0 +1,31 @@
+// Lints this repository. Our own plugin runs on our own code; samples, fixtures and docs examples
+// are hazardous on purpose and ignored by name.
+import tseslint from 'typescript-eslint';
+import asyncHazards from 'eslint-plugin-async-hazards';
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'samples/**',
+      'eslint-plugin/tests/fixtures/**',
+      'test/fixtures/**',
+      'bench/.corpus/**',
+      '.e2e-vscode/**',
+      'client/out/**',
+    ],
+  },
+  ...tseslint.configs.recommended,
+  asyncHazards.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);
