@@ -1,0 +1,5 @@
+import asyncHazards from 'eslint-plugin-async-hazards';
+
+export default [
+  asyncHazards.configs.recommended,
+];
