@@ -22,23 +22,35 @@ export interface AsyncContext {
  * false for anything stored and called later (timers, listeners, unknown APIs).
  */
 export function isSynchronouslyInvoked(fn: FunctionNode): boolean {
-  const parent = fn.parent;
+  // `xs.map((x => …) as Mapper)`: the argument is the cast, the callback is inside it.
+  let arg: TSESTree.Node = fn;
+  while (arg.parent && isTypeWrapper(arg.parent)) arg = arg.parent;
+  const parent = arg.parent;
   if (!parent) return false;
   if (parent.type === AST_NODE_TYPES.CallExpression && skipTransparent(parent.callee) === fn) return true;
   if (parent.type === AST_NODE_TYPES.NewExpression) {
     const callee = skipTransparent(parent.callee);
-    return parent.arguments[0] === fn && callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Promise';
+    return parent.arguments[0] === arg && callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Promise';
   }
   if (parent.type !== AST_NODE_TYPES.CallExpression) return false;
   const callee = skipTransparent(parent.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
   const name = staticPropertyName(callee);
   if (name === null) return false;
-  if (SYNC_CALLBACK_METHODS.has(name)) return parent.arguments[0] === fn;
+  if (SYNC_CALLBACK_METHODS.has(name)) return parent.arguments[0] === arg;
   if (name === 'from' && callee.object.type === AST_NODE_TYPES.Identifier && callee.object.name === 'Array') {
-    return parent.arguments[1] === fn;
+    return parent.arguments[1] === arg;
   }
   return false;
+}
+
+function isTypeWrapper(node: TSESTree.Node): boolean {
+  return (
+    node.type === AST_NODE_TYPES.TSAsExpression ||
+    node.type === AST_NODE_TYPES.TSSatisfiesExpression ||
+    node.type === AST_NODE_TYPES.TSNonNullExpression ||
+    node.type === AST_NODE_TYPES.TSTypeAssertion
+  );
 }
 
 const contextCache = new WeakMap<FunctionNode, AsyncContext | null>();

@@ -3,7 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { isSynchronouslyInvoked } from './asyncContext';
-import { enclosingClass } from './construction';
+import { thisClass } from './construction';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -134,23 +134,6 @@ function calleeFunction(sourceCode: Services, callee: TSESTree.Node, depth: numb
         return objectMember(def.node.init, name);
       }
     }
-  }
-  return null;
-}
-
-/** The class whose instance `this` is at `node`: arrow functions see through, other functions stop. */
-function thisClass(node: TSESTree.Node): TSESTree.ClassDeclaration | TSESTree.ClassExpression | null {
-  let current = node.parent;
-  while (current) {
-    if (current.type === AST_NODE_TYPES.FunctionExpression || current.type === AST_NODE_TYPES.FunctionDeclaration) {
-      const parent = current.parent;
-      if (parent?.type === AST_NODE_TYPES.MethodDefinition || parent?.type === AST_NODE_TYPES.PropertyDefinition) {
-        return enclosingClass(parent);
-      }
-      return null;
-    }
-    if (current.type === AST_NODE_TYPES.PropertyDefinition) return enclosingClass(current);
-    current = current.parent;
   }
   return null;
 }

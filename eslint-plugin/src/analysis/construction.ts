@@ -78,25 +78,50 @@ function fromCall(sourceCode: Services, call: TSESTree.NewExpression | TSESTree.
 function fromIdentifier(sourceCode: Services, id: TSESTree.Identifier): Construction | null {
   const variable = findVariable(sourceCode, id);
   if (!variable) return null;
+  // A declared type holds for every value the variable ever has; values are checked below.
+  let annotated: Construction | null = null;
+  const values: TSESTree.Node[] = [];
   for (const def of variable.defs) {
-    if (def.type === 'Variable' && def.node.init && def.node.id === def.name) {
-      const found = getConstruction(sourceCode, def.node.init);
-      if (found) return found;
-    }
-    if (def.type === 'Parameter' || def.type === 'Variable') {
-      const typed = fromAnnotation(sourceCode, def.name);
-      if (typed) return typed;
+    if (def.type === 'Variable' && def.node.init && def.node.id === def.name) values.push(def.node.init);
+    if ((def.type === 'Parameter' || def.type === 'Variable') && !annotated) {
+      annotated = fromAnnotation(sourceCode, def.name);
     }
   }
   for (const reference of variable.references) {
     if (!reference.isWrite() || reference.init) continue;
     const parent = reference.identifier.parent;
     if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && parent.left === reference.identifier) {
-      const found = getConstruction(sourceCode, parent.right);
-      if (found) return found;
+      values.push(parent.right);
+    } else {
+      return annotated; // destructuring, `for (x of …)`, `??=`: a value this analysis cannot see
     }
   }
-  return null;
+  return agreeingConstruction(sourceCode, values) ?? annotated;
+}
+
+/**
+ * The construction every assigned value agrees on. `let pool = null; … pool = new Pool()` is lazy
+ * initialisation; a variable or field that may also hold something unknown, or a different kind,
+ * is not trusted.
+ */
+function agreeingConstruction(sourceCode: Services, values: readonly TSESTree.Node[]): Construction | null {
+  let found: Construction | null = null;
+  for (const value of values) {
+    if (isNullish(value)) continue;
+    const construction = getConstruction(sourceCode, value);
+    if (!construction || (found && found.kind !== construction.kind)) return null;
+    found ??= construction;
+  }
+  return found;
+}
+
+function isNullish(node: TSESTree.Node): boolean {
+  const expr = skipTransparent(node);
+  return (
+    (expr.type === AST_NODE_TYPES.Literal && expr.raw === 'null') ||
+    (expr.type === AST_NODE_TYPES.Identifier && expr.name === 'undefined') ||
+    (expr.type === AST_NODE_TYPES.UnaryExpression && expr.operator === 'void')
+  );
 }
 
 /** `this.mutex` → the class field initializer or a `this.mutex = …` assignment in the class. */
@@ -104,7 +129,7 @@ function fromThisMember(sourceCode: Services, member: TSESTree.MemberExpression)
   if (member.object.type !== AST_NODE_TYPES.ThisExpression) return null;
   const name = staticPropertyName(member);
   if (name === null) return null;
-  const classNode = enclosingClass(member);
+  const classNode = thisClass(member);
   if (!classNode) return null;
   return classFieldConstruction(sourceCode, classNode, name);
 }
@@ -117,15 +142,16 @@ export function classFieldConstruction(
   name: string,
 ): Construction | null {
   const sources = classFieldSources(classNode).get(name) ?? [];
+  let annotated: Construction | null = null;
+  const values: TSESTree.Node[] = [];
   for (const source of sources) {
-    const found = source.type === AST_NODE_TYPES.Identifier && source.parent?.type === AST_NODE_TYPES.TSParameterProperty
-      ? fromAnnotation(sourceCode, source)
-      : source.type === AST_NODE_TYPES.PropertyDefinition
-        ? fromAnnotation(sourceCode, source)
-        : getConstruction(sourceCode, source);
-    if (found) return found;
+    const declaration =
+      source.type === AST_NODE_TYPES.PropertyDefinition ||
+      (source.type === AST_NODE_TYPES.Identifier && source.parent?.type === AST_NODE_TYPES.TSParameterProperty);
+    if (declaration) annotated ??= fromAnnotation(sourceCode, source);
+    else values.push(source);
   }
-  return null;
+  return agreeingConstruction(sourceCode, values) ?? annotated;
 }
 
 /** Everything that may initialize `this.<name>`: field initializers, assignments, parameter properties. */
@@ -187,6 +213,32 @@ export function enclosingClass(node: TSESTree.Node): TSESTree.ClassDeclaration |
   let current = node.parent;
   while (current) {
     if (current.type === AST_NODE_TYPES.ClassDeclaration || current.type === AST_NODE_TYPES.ClassExpression) return current;
+    current = current.parent;
+  }
+  return null;
+}
+
+/**
+ * The class whose instance `this` is at `node`: arrow functions see through, a method or a field
+ * initializer belongs to its class, any other function binds its own `this`.
+ */
+export function thisClass(node: TSESTree.Node): TSESTree.ClassDeclaration | TSESTree.ClassExpression | null {
+  let current = node.parent;
+  while (current) {
+    if (current.type === AST_NODE_TYPES.FunctionExpression || current.type === AST_NODE_TYPES.FunctionDeclaration) {
+      const parent = current.parent;
+      if (parent?.type === AST_NODE_TYPES.MethodDefinition || parent?.type === AST_NODE_TYPES.PropertyDefinition) {
+        return enclosingClass(parent);
+      }
+      return null;
+    }
+    if (
+      current.type === AST_NODE_TYPES.PropertyDefinition ||
+      current.type === AST_NODE_TYPES.AccessorProperty ||
+      current.type === AST_NODE_TYPES.StaticBlock
+    ) {
+      return enclosingClass(current);
+    }
     current = current.parent;
   }
   return null;

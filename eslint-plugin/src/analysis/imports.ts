@@ -76,9 +76,19 @@ export function requiredModule(sourceCode: Services, call: TSESTree.CallExpressi
     return null;
   }
   const variable = findVariable(sourceCode, callee);
-  // A `require` declared in the file is someone's own function, not CommonJS's.
-  if (variable && variable.defs.length > 0) return null;
+  // A `require` declared in the file is someone's own function, not CommonJS's — unless it is
+  // `const require = createRequire(import.meta.url)`, which is.
+  if (variable && variable.defs.length > 0 && !isCreatedRequire(sourceCode, variable)) return null;
   return normalizeModule(arg.value);
+}
+
+/** `const require = createRequire(…)` with `createRequire` from `node:module`. */
+function isCreatedRequire(sourceCode: Services, variable: TSESLint.Scope.Variable): boolean {
+  const def = variable.defs[0];
+  if (variable.defs.length !== 1 || def?.type !== 'Variable' || def.node.parent.kind !== 'const') return false;
+  const init = def.node.init ? skipTransparent(def.node.init) : null;
+  if (init?.type !== AST_NODE_TYPES.CallExpression) return false;
+  return refMatches(resolveReference(sourceCode, init.callee), 'module', 'createRequire');
 }
 
 function importedModule(expr: TSESTree.ImportExpression): ModuleRef | null {
@@ -102,6 +112,15 @@ function computeVariable(sourceCode: Services, variable: TSESLint.Scope.Variable
   if (!def || variable.defs.length !== 1) return null;
   if (def.type === 'ImportBinding') {
     const spec = def.node;
+    if (spec.type === AST_NODE_TYPES.TSImportEqualsDeclaration) {
+      // TypeScript's `import fs = require('fs')`.
+      const reference = spec.moduleReference;
+      return reference.type === AST_NODE_TYPES.TSExternalModuleReference &&
+        reference.expression.type === AST_NODE_TYPES.Literal &&
+        typeof reference.expression.value === 'string'
+        ? normalizeModule(reference.expression.value)
+        : null;
+    }
     const decl = spec.parent;
     if (decl?.type !== AST_NODE_TYPES.ImportDeclaration) return null;
     const base = normalizeModule(decl.source.value);
@@ -153,8 +172,10 @@ export function refMatches(ref: ModuleRef | null, module: string, ...path: strin
   if (!ref) return false;
   const want = normalizeModule(module);
   if (ref.module !== want.module) return false;
+  // `default` is the module object itself (CommonJS interop; `(await import('fs')).default`).
   const full = [...want.path, ...path.filter((p) => p !== 'default')];
-  return ref.path.length === full.length && ref.path.every((p, i) => p === full[i]);
+  const have = ref.path.filter((p) => p !== 'default');
+  return have.length === full.length && have.every((p, i) => p === full[i]);
 }
 
 const moduleCache = new WeakMap<object, ReadonlySet<string>>();
