@@ -1,0 +1,715 @@
+/**
+ * Manual acquisitions: calls that take a lock, a permit or a pooled client by hand, what the
+ * result is bound to, and where it is released.
+ *
+ * API (stable; later changes are additive):
+ *
+ * - `findManualAcquisitions(sourceCode, options?)` → every `Acquisition` in the file, in source
+ *   order, computed once per file and options (WeakMap cache). `options.resources` adds
+ *   acquire/release method pairs (the `resources` setting); `options.services` (typed parser
+ *   services) also recognises owners by their declared types when they were created elsewhere.
+ * - `getAcquisition(sourceCode, call, options?)` → the `Acquisition` whose `acquireCall` is `call`, or null.
+ * - `isHeldAt(acquisition, node)` → true when `node` runs while the resource is held: after the
+ *   acquire, in the same function (nested functions lexically inside count; filter them yourself
+ *   if they run later), and not after a release that runs on every path to `node`.
+ * - `acquisitionsHeldAt(sourceCode, node, options?)` → the acquisitions held at `node`.
+ *
+ * Recognised: async-mutex `acquire()` (also through `withTimeout`/`tryAcquire`, `[value, release]`
+ * destructuring, or `mutex.release()`), async-sema `acquire()`/`release()`, await-lock
+ * `acquireAsync()`/`release()`, pg `pool.connect()` → `client.release()`, mysql2
+ * `pool.getConnection()` → `conn.release()`, generic-pool `pool.acquire()` →
+ * `pool.release(res)`/`pool.destroy(res)`, proper-lockfile `lock(file)` → `release()`/`unlock(file)`,
+ * redlock `acquire(keys, ttl)` → `lock.release()`/`redlock.release(lock)`, the `resources` pairs,
+ * and for unknown libraries an evident pairing: `x.acquire()`/`x.lock()` with `x.release()`/`x.unlock()`
+ * on the same object in the same function.
+ *
+ * Callback forms (`runExclusive`, `use`, `using`, `navigator.locks.request`) and one-shot
+ * `pool.query()` are not manual acquisitions and never appear here.
+ */
+import type { ParserServices, TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { ResourceShape } from '../util/settings';
+import type { FunctionNode } from './ast';
+import { contains, enclosingFunction, findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import type { ConstructionKind } from './catalog';
+import { getConstruction } from './construction';
+import { refMatches, resolveReference } from './imports';
+
+type Services = Readonly<TSESLint.SourceCode>;
+
+/** What is held: drives message wording (a waiting caller vs a pool running dry). */
+export type AcquisitionKind =
+  /** One holder at a time: async-mutex Mutex, await-lock, unknown `lock()`/`acquire()` pairs. */
+  | 'lock'
+  /** One of N permits: async-mutex Semaphore, async-sema. */
+  | 'permit'
+  /** A database connection lent by a pool: pg, mysql2. */
+  | 'dbClient'
+  /** A resource lent by generic-pool. */
+  | 'pooledResource'
+  /** A file lock: proper-lockfile. */
+  | 'fileLock'
+  /** A distributed lock: redlock. */
+  | 'distributedLock';
+
+/** How the acquisition was recognised. */
+export type RecognizedBy = 'library' | 'type' | 'setting' | 'pairing';
+
+/** How the code gives the resource back. */
+export type ReleaseForm =
+  /** `release()`: the function the acquire resolved to. */
+  | 'releaseFunction'
+  /** `client.release()`: a method on the acquired object. */
+  | 'resultMethod'
+  /** `mutex.release()`: a method on the object acquired from. */
+  | 'ownerMethod'
+  /** `pool.release(res)`: the object acquired from takes the resource back. */
+  | 'ownerTakesResult'
+  /** `lockfile.unlock(file)`: a module function. */
+  | 'moduleFunction';
+
+export interface ReleaseSite {
+  call: TSESTree.CallExpression;
+  form: ReleaseForm;
+  /** The `try` whose `finally` block contains the call (innermost), or null. */
+  finallyOf: TSESTree.TryStatement | null;
+  /** The `catch` clause that contains the call (innermost, same function), or null. */
+  catchClause: TSESTree.CatchClause | null;
+  /** True when the call runs in a function nested inside the acquiring one (a callback, a listener). */
+  inNestedFunction: boolean;
+}
+
+/** Why the resource is not this function's to release. */
+export type EscapeKind = 'returned' | 'stored' | 'collected' | 'passed' | 'aliased' | 'closure';
+
+export interface Escape {
+  kind: EscapeKind;
+  node: TSESTree.Node;
+}
+
+export interface Acquisition {
+  /** `mutex.acquire()`, `pool.connect()`, `lock(file)`. */
+  acquireCall: TSESTree.CallExpression;
+  /** The outermost expression of the acquire: `await mutex.acquire()` (or the call when not awaited). */
+  acquireExpression: TSESTree.Expression;
+  /** The statement that contains the acquire. */
+  acquireStatement: TSESTree.Statement;
+  kind: AcquisitionKind;
+  /** Library module (`async-mutex`, `pg`, …); null for settings and pairings. */
+  library: string | null;
+  recognizedBy: RecognizedBy;
+  /** The object acquired from (`mutex`, `this.pool`); null for module functions (`lockfile.lock`). */
+  owner: TSESTree.Expression | null;
+  /** The identifier the result is bound to (`release`, `client`), or null when the result is dropped. */
+  resourceNode: TSESTree.Identifier | null;
+  resourceVariable: TSESLint.Scope.Variable | null;
+  /** What the bound result is: a release function, or the resource itself. */
+  resultRole: 'releaseFunction' | 'resource' | null;
+  /** Source text naming what is held, for messages: `release`, `client`, `mutex`. */
+  displayName: string;
+  /** Source text of the acquire, for messages: `mutex.acquire()`, `pool.connect()`. */
+  acquireText: string;
+  /** Every release of this acquisition in the acquiring function (nested functions included), source order. */
+  releaseCalls: ReleaseSite[];
+  /** The function the acquire runs in; null at module top level. */
+  function: FunctionNode | null;
+  /** The body that bounds the held region: the function body or the Program. */
+  scope: TSESTree.Node;
+  /** First way the resource leaves this function's ownership, if any. */
+  escape: Escape | null;
+  /** Lexical bounds of the held region: from the end of the acquire to the end of the last release (or of `scope`). */
+  heldRange: readonly [number, number];
+}
+
+export interface LockAnalysisOptions {
+  /** Extra acquire/release method pairs (settings plus rule options). */
+  resources?: readonly ResourceShape[];
+  /** Typed parser services; used only when `program` is present. */
+  services?: Partial<ParserServices> | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Library table
+
+interface Shape {
+  kind: AcquisitionKind;
+  library: string | null;
+  recognizedBy: RecognizedBy;
+  resultRole: 'releaseFunction' | 'resource' | null;
+  ownerRelease: readonly string[];
+  resultRelease: readonly string[];
+  ownerTakesResult: readonly string[];
+}
+
+const ACQUIRE_NAMES = ['acquire', 'acquireAsync', 'connect', 'getConnection', 'lock'];
+const PAIRINGS: Readonly<Record<string, readonly string[]>> = {
+  acquire: ['release'],
+  acquireAsync: ['release'],
+  lock: ['unlock', 'release'],
+};
+
+/** Construction kinds that never pair an acquire with a release by hand (callback APIs). */
+const CALLBACK_KINDS: ReadonlySet<ConstructionKind> = new Set(['limiter', 'queue', 'bottleneck', 'keyedLock']);
+
+function shapeFor(kind: ConstructionKind, module: string, method: string, by: RecognizedBy): Shape | null {
+  const base = { library: module, recognizedBy: by, ownerRelease: [], resultRelease: [], ownerTakesResult: [] };
+  if ((kind === 'mutex' || kind === 'semaphore') && module === 'async-mutex' && method === 'acquire') {
+    return { ...base, kind: kind === 'mutex' ? 'lock' : 'permit', resultRole: 'releaseFunction', ownerRelease: ['release'] };
+  }
+  if (kind === 'mutex' && module === 'await-lock' && method === 'acquireAsync') {
+    return { ...base, kind: 'lock', resultRole: null, ownerRelease: ['release'] };
+  }
+  if (kind === 'semaphore' && module === 'async-sema' && method === 'acquire') {
+    return { ...base, kind: 'permit', resultRole: null, ownerRelease: ['release'] };
+  }
+  if (kind === 'dbPool' && module === 'pg' && method === 'connect') {
+    return { ...base, kind: 'dbClient', resultRole: 'resource', resultRelease: ['release'] };
+  }
+  if (kind === 'dbPool' && module.startsWith('mysql2') && method === 'getConnection') {
+    return { ...base, kind: 'dbClient', resultRole: 'resource', resultRelease: ['release'], ownerTakesResult: ['releaseConnection'] };
+  }
+  if (kind === 'genericPool' && method === 'acquire') {
+    return { ...base, kind: 'pooledResource', resultRole: 'resource', ownerTakesResult: ['release', 'destroy'] };
+  }
+  if (kind === 'redlock' && (method === 'acquire' || method === 'lock')) {
+    return {
+      ...base, kind: 'distributedLock', resultRole: 'resource',
+      resultRelease: ['release', 'unlock'], ownerTakesResult: ['release', 'unlock'],
+    };
+  }
+  return null;
+}
+
+// Declared types that identify an owner in typed mode, per package.
+const TYPED_OWNERS: Readonly<Record<string, Readonly<Record<string, ConstructionKind>>>> = {
+  'async-mutex': { Mutex: 'mutex', MutexInterface: 'mutex', Semaphore: 'semaphore', SemaphoreInterface: 'semaphore' },
+  'await-lock': { AwaitLock: 'mutex', default: 'mutex' },
+  'async-sema': { Sema: 'semaphore' },
+  pg: { Pool: 'dbPool' },
+  mysql2: { Pool: 'dbPool' },
+  'generic-pool': { Pool: 'genericPool' },
+  redlock: { Redlock: 'redlock', default: 'redlock' },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Public entry points
+
+const fileCache = new WeakMap<object, Map<string, FileAcquisitions>>();
+
+interface FileAcquisitions {
+  list: Acquisition[];
+  byCall: Map<TSESTree.CallExpression, Acquisition>;
+}
+
+export function findManualAcquisitions(sourceCode: Services, options: LockAnalysisOptions = {}): readonly Acquisition[] {
+  return fileAcquisitions(sourceCode, options).list;
+}
+
+export function getAcquisition(
+  sourceCode: Services,
+  call: TSESTree.CallExpression,
+  options: LockAnalysisOptions = {},
+): Acquisition | null {
+  return fileAcquisitions(sourceCode, options).byCall.get(call) ?? null;
+}
+
+export function acquisitionsHeldAt(
+  sourceCode: Services,
+  node: TSESTree.Node,
+  options: LockAnalysisOptions = {},
+): Acquisition[] {
+  return findManualAcquisitions(sourceCode, options).filter((a) => isHeldAt(a, node));
+}
+
+export function isHeldAt(acquisition: Acquisition, node: TSESTree.Node): boolean {
+  if (node.range[0] < acquisition.acquireCall.range[1]) return false;
+  if (!contains(acquisition.scope, node)) return false;
+  return !acquisition.releaseCalls.some((site) => !site.inNestedFunction && releasedBefore(site, node, acquisition.scope));
+}
+
+/** The statement that, once completed, has run the release on every normal path (null if none). */
+export function releaseCoverStatement(site: ReleaseSite, scope: TSESTree.Node): TSESTree.Node | null {
+  let current: TSESTree.Node = site.call;
+  let parent = current.parent;
+  // Climb through expressions that always evaluate the release: `await release()`, `release?.()`.
+  while (
+    parent &&
+    (parent.type === AST_NODE_TYPES.AwaitExpression ||
+      parent.type === AST_NODE_TYPES.ChainExpression ||
+      parent.type === AST_NODE_TYPES.TSNonNullExpression)
+  ) {
+    current = parent;
+    parent = current.parent;
+  }
+  if (parent?.type !== AST_NODE_TYPES.ExpressionStatement) return null;
+  let statement: TSESTree.Node = parent;
+  for (;;) {
+    const block: TSESTree.Node | undefined = statement.parent;
+    if (!block || statement === scope || block.type !== AST_NODE_TYPES.BlockStatement) return statement;
+    const blockOwner: TSESTree.Node | undefined = block.parent;
+    if (block === scope || isFunctionNode(blockOwner)) return statement;
+    if (blockOwner?.type === AST_NODE_TYPES.TryStatement && blockOwner.finalizer === block) {
+      statement = blockOwner;
+      continue;
+    }
+    if (blockOwner && isStatementListOwner(blockOwner)) return statement;
+    // A bare nested block `{ … }` always runs to its end.
+    if (blockOwner && blockOwner.type === AST_NODE_TYPES.BlockStatement) {
+      statement = block;
+      continue;
+    }
+    return statement;
+  }
+}
+
+function isStatementListOwner(node: TSESTree.Node): boolean {
+  return node.type === AST_NODE_TYPES.Program || node.type === AST_NODE_TYPES.SwitchCase || node.type === AST_NODE_TYPES.StaticBlock;
+}
+
+function releasedBefore(site: ReleaseSite, node: TSESTree.Node, scope: TSESTree.Node): boolean {
+  const cover = releaseCoverStatement(site, scope);
+  if (!cover?.parent) return false;
+  return cover.range[1] <= node.range[0] && contains(cover.parent, node);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Finding acquisitions
+
+function fileAcquisitions(sourceCode: Services, options: LockAnalysisOptions): FileAcquisitions {
+  const resources = options.resources ?? [];
+  const typed = Boolean(options.services?.program);
+  const key = `${typed ? 'typed' : 'plain'}:${JSON.stringify(resources)}`;
+  let perFile = fileCache.get(sourceCode);
+  if (!perFile) {
+    perFile = new Map();
+    fileCache.set(sourceCode, perFile);
+  }
+  const hit = perFile.get(key);
+  if (hit) return hit;
+  const names = new Set([...ACQUIRE_NAMES, ...resources.map((r) => r.acquire)]);
+  const list: Acquisition[] = [];
+  const seen = new Set<TSESTree.CallExpression>();
+  // A token scan finds candidate calls without walking the tree: `name (`.
+  const tokens = sourceCode.ast.tokens ?? [];
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const token = tokens[i] as TSESTree.Token;
+    if (token.type !== 'Identifier' || !names.has(token.value)) continue;
+    const node = sourceCode.getNodeByRangeIndex(token.range[0]);
+    const call = candidateCall(node);
+    if (!call || seen.has(call)) continue;
+    seen.add(call);
+    const found = recognize(sourceCode, call, resources, typed ? options.services ?? null : null);
+    if (found) list.push(found);
+  }
+  const result = { list, byCall: new Map(list.map((a) => [a.acquireCall, a])) };
+  perFile.set(key, result);
+  return result;
+}
+
+/** `x.acquire(…)` / `acquire(…)` where `node` is the callee's name. */
+function candidateCall(node: TSESTree.Node | null): TSESTree.CallExpression | null {
+  if (node?.type !== AST_NODE_TYPES.Identifier) return null;
+  let callee: TSESTree.Node = node;
+  if (node.parent?.type === AST_NODE_TYPES.MemberExpression && node.parent.property === node) callee = node.parent;
+  const call = callee.parent;
+  return call?.type === AST_NODE_TYPES.CallExpression && call.callee === callee ? call : null;
+}
+
+function recognize(
+  sourceCode: Services,
+  call: TSESTree.CallExpression,
+  resources: readonly ResourceShape[],
+  services: Partial<ParserServices> | null,
+): Acquisition | null {
+  const callee = skipTransparent(call.callee);
+  const fn = enclosingFunction(call);
+  const scope: TSESTree.Node = fn ? fn.body : sourceCode.ast;
+  if (callee.type === AST_NODE_TYPES.Identifier || callee.type === AST_NODE_TYPES.MemberExpression) {
+    const ref = resolveReference(sourceCode, callee);
+    if (refMatches(ref, 'proper-lockfile', 'lock')) {
+      const shape: Shape = {
+        kind: 'fileLock', library: 'proper-lockfile', recognizedBy: 'library', resultRole: 'releaseFunction',
+        ownerRelease: [], resultRelease: [], ownerTakesResult: [],
+      };
+      return build(sourceCode, call, null, shape, fn, scope);
+    }
+  }
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
+  const method = staticPropertyName(callee);
+  if (method === null) return null;
+  const owner = callee.object;
+  if (owner.type === AST_NODE_TYPES.Super) return null;
+  const construction = getConstruction(sourceCode, owner);
+  let shape: Shape | null = null;
+  if (construction?.kind) {
+    if (CALLBACK_KINDS.has(construction.kind)) return null;
+    shape = shapeFor(construction.kind, construction.ref.module, method, construction.fromType ? 'type' : 'library');
+  }
+  if (!shape && services) shape = typedShape(services, owner, method);
+  if (!shape) shape = settingShape(sourceCode, resources, construction?.ref.module ?? null, method);
+  if (!shape && !construction?.kind) shape = pairingShape(sourceCode, owner, method, scope);
+  return shape ? build(sourceCode, call, owner, shape, fn, scope) : null;
+}
+
+function settingShape(
+  sourceCode: Services,
+  resources: readonly ResourceShape[],
+  module: string | null,
+  method: string,
+): Shape | null {
+  const entry = resources.find((r) => r.acquire === method && (r.module === undefined || r.module === module));
+  if (!entry) return null;
+  void sourceCode;
+  return {
+    kind: 'lock', library: entry.module ?? null, recognizedBy: 'setting', resultRole: null,
+    ownerRelease: [entry.release], resultRelease: [entry.release], ownerTakesResult: [],
+  };
+}
+
+function pairingShape(sourceCode: Services, owner: TSESTree.Expression, method: string, scope: TSESTree.Node): Shape | null {
+  const releases = PAIRINGS[method];
+  if (!releases) return null;
+  const found = ownerMethodCalls(sourceCode, owner, releases, scope);
+  if (found.length === 0) return null;
+  return {
+    kind: 'lock', library: null, recognizedBy: 'pairing', resultRole: null,
+    ownerRelease: releases, resultRelease: [], ownerTakesResult: [],
+  };
+}
+
+function typedShape(services: Partial<ParserServices>, owner: TSESTree.Expression, method: string): Shape | null {
+  const program = services.program;
+  const map = services.esTreeNodeToTSNodeMap;
+  if (!program || !map) return null;
+  const checker = program.getTypeChecker();
+  const type = checker.getTypeAtLocation(map.get(owner));
+  const symbol = type.aliasSymbol ?? type.getSymbol();
+  if (!symbol) return null;
+  const qualified = checker.getFullyQualifiedName(symbol);
+  const match = /^"([^"]+)"\.(\w+)$/.exec(qualified);
+  if (!match) return null;
+  const pkg = packageOf(match[1] as string);
+  const kind = pkg ? TYPED_OWNERS[pkg]?.[match[2] as string] : undefined;
+  return pkg && kind ? shapeFor(kind, pkg, method, 'type') : null;
+}
+
+/** `/x/node_modules/@types/pg/index` → `pg`; an ambient `declare module 'pg'` is already `pg`. */
+function packageOf(moduleName: string): string | null {
+  const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(moduleName.replace(/\\/g, '/'));
+  if (!inModules) return moduleName.startsWith('/') || moduleName.includes(':') ? null : moduleName.split('/')[0] ?? null;
+  const name = inModules[1] as string;
+  return name.startsWith('@types/') ? name.slice('@types/'.length).replace(/^(.+)__(.+)$/, '@$1/$2') : name;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building one acquisition
+
+function build(
+  sourceCode: Services,
+  call: TSESTree.CallExpression,
+  owner: TSESTree.Expression | null,
+  shape: Shape,
+  fn: FunctionNode | null,
+  scope: TSESTree.Node,
+): Acquisition | null {
+  // `pool.connect((err, client, done) => …)` and `lock(file, cb)` are callback forms.
+  if (call.arguments.some((a) => isFunctionNode(a))) return null;
+  let expression: TSESTree.Expression = call;
+  while (
+    expression.parent &&
+    (expression.parent.type === AST_NODE_TYPES.AwaitExpression ||
+      expression.parent.type === AST_NODE_TYPES.TSAsExpression ||
+      expression.parent.type === AST_NODE_TYPES.TSNonNullExpression)
+  ) {
+    expression = expression.parent;
+  }
+  const statement = enclosingStatement(expression);
+  if (!statement) return null;
+  const binding = bindingOf(sourceCode, expression, shape);
+  if (binding === 'unsupported') return null;
+  const { node: resourceNode, variable, escape: bindingEscape } = binding;
+  const resultRole = resourceNode ? shape.resultRole : null;
+  const releaseCalls = findReleases(sourceCode, { owner, shape, variable, resultRole, scope, call });
+  const escape = bindingEscape ?? (variable ? findEscape(variable, releaseCalls, call, scope) : null);
+  const lastRelease = releaseCalls.reduce((end, site) => Math.max(end, site.call.range[1]), -1);
+  const ownerText = owner ? sourceCode.getText(owner) : null;
+  return {
+    acquireCall: call,
+    acquireExpression: expression,
+    acquireStatement: statement,
+    kind: shape.kind,
+    library: shape.library,
+    recognizedBy: shape.recognizedBy,
+    owner,
+    resourceNode,
+    resourceVariable: variable,
+    resultRole,
+    displayName: resourceNode?.name ?? ownerText ?? 'the lock',
+    acquireText: `${sourceCode.getText(call.callee)}()`,
+    releaseCalls,
+    function: fn,
+    scope,
+    escape,
+    heldRange: [call.range[1], lastRelease >= 0 ? lastRelease : scope.range[1]],
+  };
+}
+
+function enclosingStatement(node: TSESTree.Node): TSESTree.Statement | null {
+  let current: TSESTree.Node | undefined = node;
+  while (current) {
+    const parent: TSESTree.Node | undefined = current.parent;
+    if (!parent || isFunctionNode(parent)) return null;
+    if (
+      parent.type === AST_NODE_TYPES.BlockStatement ||
+      parent.type === AST_NODE_TYPES.Program ||
+      parent.type === AST_NODE_TYPES.SwitchCase ||
+      parent.type === AST_NODE_TYPES.StaticBlock
+    ) {
+      return current as TSESTree.Statement;
+    }
+    current = parent;
+  }
+  return null;
+}
+
+interface Binding {
+  node: TSESTree.Identifier | null;
+  variable: TSESLint.Scope.Variable | null;
+  escape: Escape | null;
+}
+
+function bindingOf(sourceCode: Services, expression: TSESTree.Expression, shape: Shape): Binding | 'unsupported' {
+  const parent = expression.parent;
+  const none: Binding = { node: null, variable: null, escape: null };
+  if (!parent) return none;
+  let target: TSESTree.Node | null = null;
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === expression) target = parent.id;
+  else if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.right === expression && parent.operator === '=') {
+    target = parent.left;
+    if (target.type === AST_NODE_TYPES.MemberExpression) return { ...none, escape: { kind: 'stored', node: parent } };
+  } else if (parent.type === AST_NODE_TYPES.ExpressionStatement) {
+    return none;
+  } else if (parent.type === AST_NODE_TYPES.ReturnStatement || parent.type === AST_NODE_TYPES.ArrowFunctionExpression) {
+    return { ...none, escape: { kind: 'returned', node: parent } };
+  } else {
+    return { ...none, escape: { kind: 'passed', node: parent } };
+  }
+  if (!target) return none;
+  // `const [value, release] = await semaphore.acquire()`
+  if (target.type === AST_NODE_TYPES.ArrayPattern && shape.library === 'async-mutex') {
+    const second = target.elements[1];
+    if (second?.type !== AST_NODE_TYPES.Identifier) return target.elements.length < 2 ? none : 'unsupported';
+    target = second;
+  }
+  if (target.type !== AST_NODE_TYPES.Identifier) return 'unsupported';
+  const variable = findVariable(sourceCode, target);
+  return { node: target, variable, escape: null };
+}
+
+interface ReleaseQuery {
+  owner: TSESTree.Expression | null;
+  shape: Shape;
+  variable: TSESLint.Scope.Variable | null;
+  resultRole: 'releaseFunction' | 'resource' | null;
+  scope: TSESTree.Node;
+  call: TSESTree.CallExpression;
+}
+
+function findReleases(sourceCode: Services, q: ReleaseQuery): ReleaseSite[] {
+  const sites = new Map<TSESTree.CallExpression, ReleaseForm>();
+  if (q.variable) {
+    for (const reference of q.variable.references) {
+      const id = reference.identifier;
+      if (id.type !== AST_NODE_TYPES.Identifier || !contains(q.scope, id) || id.range[0] < q.call.range[1]) continue;
+      const use = usage(id);
+      if (q.resultRole === 'releaseFunction' && use.kind === 'called') sites.set(use.call, 'releaseFunction');
+      if (q.resultRole === 'resource' && use.kind === 'method' && q.shape.resultRelease.includes(use.name)) {
+        sites.set(use.call, 'resultMethod');
+      }
+      if (q.resultRole === 'resource' && use.kind === 'argument' && use.call.type === AST_NODE_TYPES.CallExpression && q.owner) {
+        const callee = skipTransparent(use.call.callee);
+        if (
+          callee.type === AST_NODE_TYPES.MemberExpression &&
+          q.shape.ownerTakesResult.includes(staticPropertyName(callee) ?? '') &&
+          sameObject(sourceCode, callee.object, q.owner)
+        ) {
+          sites.set(use.call, 'ownerTakesResult');
+        }
+      }
+    }
+  }
+  if (q.owner && q.shape.ownerRelease.length > 0) {
+    for (const call of ownerMethodCalls(sourceCode, q.owner, q.shape.ownerRelease, q.scope)) {
+      if (call.range[0] >= q.call.range[1] && call.arguments.length <= 1) sites.set(call, 'ownerMethod');
+    }
+  }
+  if (q.shape.library === 'proper-lockfile') {
+    for (const call of moduleUnlockCalls(sourceCode, q.call, q.scope)) sites.set(call, 'moduleFunction');
+  }
+  return [...sites]
+    .map(([call, form]) => siteOf(call, form, q.scope))
+    .sort((a, b) => a.call.range[0] - b.call.range[0]);
+}
+
+function siteOf(call: TSESTree.CallExpression, form: ReleaseForm, scope: TSESTree.Node): ReleaseSite {
+  let finallyOf: TSESTree.TryStatement | null = null;
+  let catchClause: TSESTree.CatchClause | null = null;
+  let inNestedFunction = false;
+  let child: TSESTree.Node = call;
+  let current: TSESTree.Node | undefined = call.parent;
+  while (current && child !== scope) {
+    if (isFunctionNode(current)) inNestedFunction = true;
+    if (!inNestedFunction && !finallyOf && current.type === AST_NODE_TYPES.TryStatement && current.finalizer === child) {
+      finallyOf = current;
+    }
+    if (!inNestedFunction && !catchClause && current.type === AST_NODE_TYPES.CatchClause) catchClause = current;
+    child = current;
+    current = current.parent;
+  }
+  return { call, form, finallyOf, catchClause, inNestedFunction };
+}
+
+type Usage =
+  | { kind: 'called'; call: TSESTree.CallExpression }
+  | { kind: 'method'; name: string; call: TSESTree.CallExpression }
+  | { kind: 'member' }
+  | { kind: 'argument'; call: TSESTree.CallExpression | TSESTree.NewExpression }
+  | { kind: 'returned'; node: TSESTree.Node }
+  | { kind: 'stored'; node: TSESTree.Node }
+  | { kind: 'collected'; node: TSESTree.Node }
+  | { kind: 'aliased'; node: TSESTree.Node }
+  | { kind: 'harmless' }
+  | { kind: 'write' };
+
+/** What one reference to the bound result does with it. */
+function usage(id: TSESTree.Identifier): Usage {
+  let node: TSESTree.Node = id;
+  let parent = node.parent;
+  while (parent && (parent.type === AST_NODE_TYPES.TSNonNullExpression || parent.type === AST_NODE_TYPES.TSAsExpression)) {
+    node = parent;
+    parent = node.parent;
+  }
+  if (!parent) return { kind: 'harmless' };
+  switch (parent.type) {
+    case AST_NODE_TYPES.CallExpression:
+      if (parent.callee === node) return { kind: 'called', call: parent };
+      return { kind: 'argument', call: parent };
+    case AST_NODE_TYPES.NewExpression:
+      return { kind: 'argument', call: parent };
+    case AST_NODE_TYPES.MemberExpression: {
+      if (parent.object !== node) return { kind: 'harmless' };
+      const name = staticPropertyName(parent);
+      const call = parent.parent?.type === AST_NODE_TYPES.ChainExpression ? parent.parent.parent : parent.parent;
+      const callee = parent.parent?.type === AST_NODE_TYPES.ChainExpression ? parent.parent : parent;
+      if (name !== null && call?.type === AST_NODE_TYPES.CallExpression && call.callee === callee) {
+        return { kind: 'method', name, call };
+      }
+      if (parent.parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.parent.left === parent) return { kind: 'member' };
+      return { kind: 'member' };
+    }
+    case AST_NODE_TYPES.ReturnStatement:
+    case AST_NODE_TYPES.ArrowFunctionExpression:
+    case AST_NODE_TYPES.YieldExpression:
+      return { kind: 'returned', node: parent };
+    case AST_NODE_TYPES.ChainExpression: {
+      // `release?.()` parses as ChainExpression > CallExpression(optional) with the identifier as callee.
+      return { kind: 'harmless' };
+    }
+    case AST_NODE_TYPES.AssignmentExpression:
+      if (parent.left === node) return { kind: 'write' };
+      return parent.left.type === AST_NODE_TYPES.MemberExpression ? { kind: 'stored', node: parent } : { kind: 'aliased', node: parent };
+    case AST_NODE_TYPES.VariableDeclarator:
+      return parent.id === node ? { kind: 'write' } : { kind: 'aliased', node: parent };
+    case AST_NODE_TYPES.ArrayExpression:
+    case AST_NODE_TYPES.Property:
+    case AST_NODE_TYPES.SpreadElement:
+      return { kind: 'collected', node: parent };
+    case AST_NODE_TYPES.PropertyDefinition:
+      return { kind: 'stored', node: parent };
+    default:
+      return { kind: 'harmless' };
+  }
+}
+
+function findEscape(
+  variable: TSESLint.Scope.Variable,
+  releases: readonly ReleaseSite[],
+  call: TSESTree.CallExpression,
+  scope: TSESTree.Node,
+): Escape | null {
+  const releaseCalls = new Set(releases.map((r) => r.call));
+  for (const reference of variable.references) {
+    const id = reference.identifier;
+    if (id.type !== AST_NODE_TYPES.Identifier || id.range[0] < call.range[1]) continue;
+    const use = usage(id);
+    switch (use.kind) {
+      case 'returned':
+      case 'stored':
+      case 'collected':
+      case 'aliased':
+        return { kind: use.kind, node: use.node };
+      case 'argument':
+        if (use.call.type === AST_NODE_TYPES.NewExpression || !releaseCalls.has(use.call)) return { kind: 'passed', node: use.call };
+        break;
+      default:
+        break;
+    }
+    // Anything inside a nested function (a listener, a timer) may run after this function returns.
+    const fn = enclosingFunction(id);
+    if (fn && contains(scope, fn) && fn.body !== scope) return { kind: 'closure', node: fn };
+  }
+  return null;
+}
+
+/** `<owner>.<name>(…)` calls in `scope` on the same object as `owner`. */
+function ownerMethodCalls(
+  sourceCode: Services,
+  owner: TSESTree.Expression,
+  names: readonly string[],
+  scope: TSESTree.Node,
+): TSESTree.CallExpression[] {
+  const found: TSESTree.CallExpression[] = [];
+  for (const token of sourceCode.getTokens(scope)) {
+    if (token.type !== 'Identifier' || !names.includes(token.value)) continue;
+    const call = candidateCall(sourceCode.getNodeByRangeIndex(token.range[0]));
+    if (!call) continue;
+    const callee = skipTransparent(call.callee);
+    if (callee.type === AST_NODE_TYPES.MemberExpression && sameObject(sourceCode, callee.object, owner)) found.push(call);
+  }
+  return found;
+}
+
+/** proper-lockfile `unlock(file)` with the same file argument text as the `lock(file)`. */
+function moduleUnlockCalls(sourceCode: Services, lockCall: TSESTree.CallExpression, scope: TSESTree.Node): TSESTree.CallExpression[] {
+  const file = lockCall.arguments[0];
+  if (!file) return [];
+  const fileText = sourceCode.getText(file);
+  const found: TSESTree.CallExpression[] = [];
+  for (const token of sourceCode.getTokens(scope)) {
+    if (token.type !== 'Identifier' || token.value !== 'unlock') continue;
+    const call = candidateCall(sourceCode.getNodeByRangeIndex(token.range[0]));
+    if (!call || call.range[0] < lockCall.range[1]) continue;
+    const arg = call.arguments[0];
+    if (arg && sourceCode.getText(arg) === fileText && refMatches(resolveReference(sourceCode, call.callee), 'proper-lockfile', 'unlock')) {
+      found.push(call);
+    }
+  }
+  return found;
+}
+
+/** Same object by text, and for identifiers the same variable: `this.lock`, `lock`, `deps.pool`. */
+function sameObject(sourceCode: Services, a: TSESTree.Node, b: TSESTree.Node): boolean {
+  const left = skipTransparent(a);
+  const right = skipTransparent(b);
+  if (sourceCode.getText(left) !== sourceCode.getText(right)) return false;
+  const rootA = rootIdentifier(left);
+  const rootB = rootIdentifier(right);
+  if (!rootA || !rootB) return rootA === rootB;
+  return findVariable(sourceCode, rootA) === findVariable(sourceCode, rootB);
+}
+
+function rootIdentifier(node: TSESTree.Node): TSESTree.Identifier | null {
+  let current = node;
+  while (current.type === AST_NODE_TYPES.MemberExpression) current = skipTransparent(current.object);
+  return current.type === AST_NODE_TYPES.Identifier ? current : null;
+}

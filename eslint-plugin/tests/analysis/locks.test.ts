@@ -1,0 +1,290 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { Acquisition } from '../../src/analysis';
+import { acquisitionsHeldAt, findManualAcquisitions, getAcquisition, isHeldAt } from '../../src/analysis';
+import { parse } from './parse';
+
+function only(code: string, resources?: { acquire: string; release: string; module?: string }[]): Acquisition {
+  const parsed = parse(code);
+  const found = findManualAcquisitions(parsed.sourceCode, { resources });
+  assert.equal(found.length, 1, `expected one acquisition, found ${found.length}`);
+  return found[0] as Acquisition;
+}
+
+function none(code: string): void {
+  const parsed = parse(code);
+  assert.deepEqual(findManualAcquisitions(parsed.sourceCode).map((a) => a.acquireText), []);
+}
+
+function releaseTexts(code: string, a: Acquisition): string[] {
+  return a.releaseCalls.map((r) => code.slice(r.call.range[0], r.call.range[1]));
+}
+
+describe('findManualAcquisitions: libraries', () => {
+  it('async-mutex acquire bound to a release function', () => {
+    const code = `import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+async function f() {
+  const release = await mutex.acquire();
+  try { await work(); } finally { release(); }
+}`;
+    const a = only(code);
+    assert.equal(a.kind, 'lock');
+    assert.equal(a.library, 'async-mutex');
+    assert.equal(a.resultRole, 'releaseFunction');
+    assert.equal(a.displayName, 'release');
+    assert.equal(a.acquireText, 'mutex.acquire()');
+    assert.deepEqual(releaseTexts(code, a), ['release()']);
+    assert.equal(a.releaseCalls[0]?.finallyOf?.type, AST_NODE_TYPES.TryStatement);
+    assert.equal(a.releaseCalls[0]?.form, 'releaseFunction');
+  });
+
+  it('async-mutex Semaphore with [value, release] destructuring', () => {
+    const code = `import { Semaphore } from 'async-mutex';
+const sem = new Semaphore(4);
+async function f() {
+  const [value, release] = await sem.acquire();
+  await work(value);
+  release();
+}`;
+    const a = only(code);
+    assert.equal(a.kind, 'permit');
+    assert.equal(a.displayName, 'release');
+    assert.deepEqual(releaseTexts(code, a), ['release()']);
+    assert.equal(a.releaseCalls[0]?.finallyOf, null);
+  });
+
+  it('withTimeout-wrapped mutex released through the owner', () => {
+    const code = `import { Mutex, withTimeout } from 'async-mutex';
+const lock = withTimeout(new Mutex(), 500);
+async function f() {
+  await lock.acquire();
+  await work();
+  lock.release();
+}`;
+    const a = only(code);
+    assert.equal(a.resultRole, null);
+    assert.equal(a.displayName, 'lock');
+    assert.deepEqual(releaseTexts(code, a), ['lock.release()']);
+    assert.equal(a.releaseCalls[0]?.form, 'ownerMethod');
+  });
+
+  it('async-sema and await-lock', () => {
+    const sema = only(`import { Sema } from 'async-sema';
+const s = new Sema(3);
+async function f() { await s.acquire(); await work(); s.release(); }`);
+    assert.equal(sema.kind, 'permit');
+    assert.equal(sema.library, 'async-sema');
+    const awaitLock = only(`import AwaitLock from 'await-lock';
+const l = new AwaitLock();
+async function f() { await l.acquireAsync(); await work(); l.release(); }`);
+    assert.equal(awaitLock.kind, 'lock');
+    assert.equal(awaitLock.releaseCalls.length, 1);
+  });
+
+  it('pg and mysql2 pool clients', () => {
+    const code = `import { Pool } from 'pg';
+const pool = new Pool();
+async function f() {
+  const client = await pool.connect();
+  await client.query('select 1');
+  client.release();
+}`;
+    const pg = only(code);
+    assert.equal(pg.kind, 'dbClient');
+    assert.equal(pg.resultRole, 'resource');
+    assert.deepEqual(releaseTexts(code, pg), ['client.release()']);
+    const mysql = only(`import mysql from 'mysql2/promise';
+const pool = mysql.createPool({});
+async function f() { const conn = await pool.getConnection(); await conn.execute('x'); conn.release(); }`);
+    assert.equal(mysql.kind, 'dbClient');
+    assert.equal(mysql.releaseCalls.length, 1);
+  });
+
+  it('generic-pool: pool.release(res) and pool.destroy(res)', () => {
+    const code = `import { createPool } from 'generic-pool';
+const pool = createPool(factory);
+async function f() {
+  const res = await pool.acquire();
+  if (bad(res)) { await pool.destroy(res); return; }
+  await use(res);
+  await pool.release(res);
+}`;
+    const a = only(code);
+    assert.equal(a.kind, 'pooledResource');
+    assert.deepEqual(releaseTexts(code, a), ['pool.destroy(res)', 'pool.release(res)']);
+  });
+
+  it('proper-lockfile lock → release() and unlock(file)', () => {
+    const code = `import lockfile from 'proper-lockfile';
+async function f(file) {
+  const release = await lockfile.lock(file);
+  await work();
+  await release();
+}
+async function g(file) {
+  await lockfile.lock(file);
+  await work();
+  await lockfile.unlock(file);
+}`;
+    const parsed = parse(code);
+    const found = findManualAcquisitions(parsed.sourceCode);
+    assert.equal(found.length, 2);
+    assert.equal(found[0]?.kind, 'fileLock');
+    assert.deepEqual(releaseTexts(code, found[0] as Acquisition), ['release()']);
+    assert.deepEqual(releaseTexts(code, found[1] as Acquisition), ['lockfile.unlock(file)']);
+  });
+
+  it('redlock acquire → lock.release()', () => {
+    const code = `import Redlock from 'redlock';
+const redlock = new Redlock([redis]);
+async function f() {
+  const lock = await redlock.acquire(['k'], 5000);
+  await work();
+  await lock.release();
+}`;
+    const a = only(code);
+    assert.equal(a.kind, 'distributedLock');
+    assert.deepEqual(releaseTexts(code, a), ['lock.release()']);
+  });
+
+  it('resources setting pairs', () => {
+    const code = `async function f(store) {
+  await store.lockAsync('k');
+  await work();
+  store.unlock('k');
+}`;
+    const a = only(code, [{ acquire: 'lockAsync', release: 'unlock' }]);
+    assert.equal(a.recognizedBy, 'setting');
+    assert.deepEqual(releaseTexts(code, a), ["store.unlock('k')"]);
+    none(code);
+  });
+
+  it('evident pairing on an unknown object', () => {
+    const code = `async function f(gate) {
+  await gate.acquire();
+  await work();
+  gate.release();
+}`;
+    const a = only(code);
+    assert.equal(a.recognizedBy, 'pairing');
+    assert.equal(a.library, null);
+  });
+});
+
+describe('findManualAcquisitions: not manual acquisitions', () => {
+  it('an acquire with no release counterpart on the same object (a token bucket)', () => {
+    none(`async function f(bucket, other) { await bucket.acquire(); await work(); other.release(); }`);
+  });
+
+  it('callback forms and one-shot queries', () => {
+    none(`import { Mutex } from 'async-mutex';
+import { Pool } from 'pg';
+const m = new Mutex();
+const pool = new Pool();
+async function f() {
+  await m.runExclusive(async () => work());
+  await pool.query('select 1');
+  pool.connect((err, client, done) => done());
+}`);
+  });
+
+  it('p-limit and async-lock objects are callback APIs', () => {
+    none(`import AsyncLock from 'async-lock';
+const lock = new AsyncLock();
+async function f() { await lock.acquire('k', async () => work()); lock.release?.(); }`);
+  });
+
+  it('a pg Client connect is not a pool checkout', () => {
+    none(`import { Client } from 'pg';
+const client = new Client();
+async function f() { await client.connect(); await client.query('x'); }`);
+  });
+});
+
+describe('escapes and releases in callbacks', () => {
+  it('returned and stored resources', () => {
+    const returned = only(`import { Pool } from 'pg';
+const pool = new Pool();
+async function f() { const client = await pool.connect(); return client; }`);
+    assert.equal(returned.escape?.kind, 'returned');
+    const stored = only(`import { Mutex } from 'async-mutex';
+class Job { m = new Mutex(); async start() { this.release = await this.m.acquire(); } }`);
+    assert.equal(stored.escape?.kind, 'stored');
+  });
+
+  it('passed to a function', () => {
+    const a = only(`import { Pool } from 'pg';
+const pool = new Pool();
+async function f() { const client = await pool.connect(); await migrate(client); }`);
+    assert.equal(a.escape?.kind, 'passed');
+  });
+
+  it('a release in a listener is in a nested function', () => {
+    const a = only(`import { Pool } from 'pg';
+const pool = new Pool();
+async function f() { const client = await pool.connect(); stream.on('end', () => client.release()); }`);
+    assert.equal(a.releaseCalls[0]?.inNestedFunction, true);
+    assert.equal(a.escape?.kind, 'closure');
+  });
+
+  it('a let declared before a try and released in finally', () => {
+    const code = `import { Mutex } from 'async-mutex';
+const m = new Mutex();
+async function f() {
+  let release;
+  try { release = await m.acquire(); await work(); } finally { release?.(); }
+}`;
+    const a = only(code);
+    assert.deepEqual(releaseTexts(code, a), ['release?.()']);
+    assert.notEqual(a.releaseCalls[0]?.finallyOf, null);
+  });
+});
+
+describe('isHeldAt / acquisitionsHeldAt', () => {
+  const code = `import { Mutex } from 'async-mutex';
+const m = new Mutex();
+async function f() {
+  before();
+  const release = await m.acquire();
+  try {
+    await inside();
+  } finally {
+    release();
+  }
+  after();
+}
+async function g() {
+  const release = await m.acquire();
+  middle();
+  if (x) { release(); return; }
+  branch();
+  release();
+  tail();
+}`;
+  const parsed = parse(code);
+  const call = (text: string) => parsed.find(AST_NODE_TYPES.CallExpression, text);
+
+  it('the region between acquire and a finally release', () => {
+    const a = getAcquisition(parsed.sourceCode, call('m.acquire()'));
+    assert.ok(a);
+    assert.equal(isHeldAt(a, call('before()')), false);
+    assert.equal(isHeldAt(a, call('inside()')), true);
+    assert.equal(isHeldAt(a, call('after()')), false);
+    assert.equal(isHeldAt(a, call('middle()')), false, 'another function');
+  });
+
+  it('a release inside a branch does not end the region for later code', () => {
+    assert.deepEqual(acquisitionsHeldAt(parsed.sourceCode, call('middle()')).length, 1);
+    assert.deepEqual(acquisitionsHeldAt(parsed.sourceCode, call('branch()')).length, 1);
+    assert.deepEqual(acquisitionsHeldAt(parsed.sourceCode, call('tail()')).length, 0);
+  });
+
+  it('heldRange spans from the acquire to the last release', () => {
+    const [first, second] = findManualAcquisitions(parsed.sourceCode);
+    assert.ok(first && second);
+    assert.equal(code.slice(first.heldRange[0], first.heldRange[1]).trim().endsWith('release()'), true);
+    assert.equal(second.releaseCalls.length, 2);
+  });
+});
