@@ -1,16 +1,332 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
+import type { PromiseOrigin, TypeOracle } from '../analysis';
+import {
+  createTypeOracle, droppedExpressions, findVariable, forOfRewrite, getAsyncContext, isFunctionNode, isPromiseHandled,
+  isVariableRead, matchesAllowList, promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
+} from '../analysis';
 import { createRule } from '../util/createRule';
+import { evidenceAt, recordEvidence } from '../util/evidence';
+import type { ModuleExport } from '../util/settings';
+import { moduleExportListSchema } from '../util/settings';
 
-// Registered so the plugin's shape is complete while the rule is written; it reports nothing yet.
-export default createRule<[], never>({
+export type Options = [{
+  allowVoid?: boolean;
+  allowedCalls?: ModuleExport[];
+  allowedCallbacks?: ModuleExport[];
+}];
+export type MessageId =
+  | 'orphanedPromise' | 'unhandledChain' | 'unusedPromise' | 'forEachAsync' | 'asyncCallbackIgnored'
+  | 'asyncExecutor' | 'addAwait' | 'addVoid' | 'rewriteForOf';
+
+/** Calls whose promises are conventionally left alone: node:test registers and awaits them itself. */
+export const DEFAULT_ALLOWED_CALLS: readonly ModuleExport[] = [
+  { module: 'node:test', export: 'default' },
+  { module: 'node:test', export: 'test' },
+  { module: 'node:test', export: 'describe' },
+  { module: 'node:test', export: 'it' },
+  { module: 'node:test', export: 'suite' },
+];
+
+/** Registrations whose async callbacks the library awaits and routes errors from. */
+export const DEFAULT_ALLOWED_CALLBACKS: readonly ModuleExport[] = [
+  // Hono: `app.on(method, path, handler)` registers a route; rejections go to `app.onError`.
+  { module: 'hono', method: 'on' },
+  // Telegraf and grammY: `bot.on(filter, handler)` is middleware; rejections go to `bot.catch`.
+  { module: 'telegraf', method: 'on' },
+  { module: 'grammy', method: 'on' },
+];
+
+const LISTENER_METHODS: ReadonlySet<string> = new Set([
+  'on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'addEventListener',
+]);
+const TIMERS: ReadonlySet<string> = new Set(['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask']);
+
+export default createRule<Options, MessageId>({
   name: 'no-orphaned-promise',
   meta: {
     type: 'problem',
-    docs: { description: 'Pending: no-orphaned-promise', recommended: true, requiresTypeChecking: false },
-    messages: {},
-    schema: [],
+    docs: {
+      description: 'Require every promise to be awaited, returned, handled or explicitly detached',
+      recommended: true,
+      requiresTypeChecking: false,
+    },
+    hasSuggestions: true,
+    messages: {
+      orphanedPromise:
+        'The promise from {{origin}} is dropped: the caller moves on while it still runs, nobody sees its result, and a rejection becomes an unhandled rejection that stops the Node.js process by default.',
+      unhandledChain:
+        '`.{{method}}()` ends this chain without a rejection handler: if {{origin}} or a callback fails, the rejection is unhandled and stops the Node.js process by default.',
+      unusedPromise:
+        'The promise from {{origin}} is kept in `{{name}}` on line {{line}}, but nothing awaits, returns or passes it on: the work runs unsupervised and a rejection is unhandled, stopping the Node.js process by default.',
+      forEachAsync:
+        '`forEach` throws away the promises its async callback returns: every iteration starts at once, the code after it runs before any finishes, and a rejection is unhandled.',
+      asyncCallbackIgnored:
+        '`{{name}}` ignores the promise this async callback returns: a rejection inside it is unhandled and stops the Node.js process by default. Guard the whole body with `try/catch`.',
+      asyncExecutor:
+        'Async `Promise` executor: an error after its first `await` rejects a promise nobody holds, and the outer promise never settles, so its callers wait forever.',
+      addAwait: 'Add `await`: the caller waits for the result and sees its errors.',
+      addVoid: 'Mark as detached with `void`: only when the callee handles its own errors.',
+      rewriteForOf: 'Rewrite as `for…of` with `await`: the iterations then run one after another.',
+    },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          allowVoid: { type: 'boolean', description: 'Accept `void promise` as an explicit, deliberate detach.' },
+          allowedCalls: {
+            ...moduleExportListSchema,
+            description: 'Calls whose promise may be dropped, added to the default list (node:test `describe`/`it`/`test`/`suite`).',
+          },
+          allowedCallbacks: {
+            ...moduleExportListSchema,
+            description: 'Registrations whose async callbacks the library awaits and handles, added to the default list.',
+          },
+        },
+        additionalProperties: false,
+      },
+    ],
   },
-  defaultOptions: [],
-  create() {
-    return {};
+  defaultOptions: [{ allowVoid: true, allowedCalls: [], allowedCallbacks: [] }],
+  create(context, [options]) {
+    const sourceCode = context.sourceCode;
+    const allowVoid = options.allowVoid !== false;
+    const allowedCalls = [...DEFAULT_ALLOWED_CALLS, ...(options.allowedCalls ?? [])];
+    const allowedCallbacks = [...DEFAULT_ALLOWED_CALLBACKS, ...(options.allowedCallbacks ?? [])];
+    const types = typeOracle(context);
+
+    /** The origin of a promise that needs looking after, or null (not a promise, handled chain, allowed call). */
+    const needsHandling = (node: TSESTree.Node): PromiseOrigin | null => {
+      const origin = promiseOrigin(sourceCode, node, types);
+      if (!origin || (origin.kind === 'chain' && origin.handlesRejection)) return null;
+      const expr = skipTransparent(node);
+      if (expr.type === AST_NODE_TYPES.CallExpression && matchesAllowList(sourceCode, expr, allowedCalls)) return null;
+      return origin;
+    };
+
+    const reportDropped = (node: TSESTree.Node, origin: PromiseOrigin): void => {
+      const messageId = origin.kind === 'chain' ? 'unhandledChain' : 'orphanedPromise';
+      const data = { origin: describeOrigin(sourceCode, node, origin), method: origin.kind === 'chain' ? origin.method : '' };
+      recordEvidence(context, node, messageId, originEvidence(origin));
+      context.report({ node, messageId, data, suggest: detachSuggestions(sourceCode, node, allowVoid) });
+    };
+
+    const reportUnused = (id: TSESTree.Identifier, init: TSESTree.Node): void => {
+      const origin = needsHandling(init);
+      if (!origin || isVariableRead(sourceCode, id)) return;
+      recordEvidence(context, id, 'unusedPromise', [evidenceAt(init, 'promise created here'), ...originEvidence(origin)]);
+      context.report({
+        node: id,
+        messageId: 'unusedPromise',
+        data: { name: id.name, origin: describeOrigin(sourceCode, init, origin), line: init.loc.start.line },
+      });
+    };
+
+    const checkStatement = (statement: TSESTree.ExpressionStatement): void => {
+      if (statement.directive !== undefined) return;
+      for (const node of droppedExpressions(statement.expression, allowVoid)) {
+        const expr = skipTransparent(node);
+        const origin = needsHandling(node);
+        if (origin) {
+          reportDropped(node, origin);
+        } else if (expr.type === AST_NODE_TYPES.CallExpression) {
+          checkCollected(expr);
+        }
+      }
+    };
+
+    /** `pending.push(work())` into a local array that nothing ever reads. */
+    const checkCollected = (call: TSESTree.CallExpression): void => {
+      const callee = skipTransparent(call.callee);
+      if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.object.type !== AST_NODE_TYPES.Identifier) return;
+      for (const arg of call.arguments) {
+        if (arg.type === AST_NODE_TYPES.SpreadElement || isPromiseHandled(sourceCode, arg, allowVoid)) continue;
+        const origin = needsHandling(arg);
+        if (!origin) continue;
+        recordEvidence(context, arg, 'unusedPromise', originEvidence(origin));
+        context.report({
+          node: arg,
+          messageId: 'unusedPromise',
+          data: { name: callee.object.name, origin: describeOrigin(sourceCode, arg, origin), line: arg.loc.start.line },
+        });
+      }
+    };
+
+    const checkCallback = (call: TSESTree.CallExpression | TSESTree.NewExpression): void => {
+      const callee = skipTransparent(call.callee);
+      if (call.type === AST_NODE_TYPES.NewExpression) {
+        const executor = call.arguments[0];
+        if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Promise' && isGlobal(callee) &&
+          isFunctionNode(executor) && executor.async) {
+          context.report({ node: executor, messageId: 'asyncExecutor' });
+        }
+        return;
+      }
+      const name = callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
+      if (name === 'forEach') {
+        checkForEach(call);
+        return;
+      }
+      const registration = registrationName(call, callee, name);
+      if (!registration) return;
+      const first = registration.callbackIndex;
+      for (const arg of call.arguments.slice(first)) {
+        if (!isFunctionNode(arg) || !arg.async || isGuarded(arg)) continue;
+        if (matchesAllowList(sourceCode, call, allowedCallbacks)) return;
+        recordEvidence(context, arg, 'asyncCallbackIgnored', [evidenceAt(call, `registered with ${registration.name}`)]);
+        context.report({ node: arg, messageId: 'asyncCallbackIgnored', data: { name: registration.name } });
+      }
+    };
+
+    const checkForEach = (call: TSESTree.CallExpression): void => {
+      const callback = call.arguments[0];
+      if (!isFunctionNode(callback)) return;
+      const returnsPromise = callback.async ||
+        (callback.body.type !== AST_NODE_TYPES.BlockStatement && needsHandling(callback.body) !== null);
+      if (!returnsPromise) return;
+      const rewrite = forOfRewrite(sourceCode, call);
+      recordEvidence(context, callback, 'forEachAsync', [evidenceAt(call, 'forEach ignores the returned promises')]);
+      context.report({
+        node: callback,
+        messageId: 'forEachAsync',
+        suggest: rewrite
+          ? [{ messageId: 'rewriteForOf', fix: (fixer): TSESLint.RuleFix => fixer.replaceText(rewrite.statement, rewrite.text) }]
+          : [],
+      });
+    };
+
+    const registrationName = (
+      call: TSESTree.CallExpression,
+      callee: TSESTree.Node,
+      method: string | null,
+    ): { name: string; callbackIndex: number } | null => {
+      if (method !== null && LISTENER_METHODS.has(method)) {
+        const text = sourceCode.getText(callee);
+        return { name: text.length <= 40 && !text.includes('\n') ? text : `.${method}()`, callbackIndex: 1 };
+      }
+      if (callee.type === AST_NODE_TYPES.MemberExpression && method === 'nextTick') {
+        const obj = skipTransparent(callee.object);
+        return obj.type === AST_NODE_TYPES.Identifier && obj.name === 'process' && isGlobal(obj)
+          ? { name: 'process.nextTick', callbackIndex: 0 }
+          : null;
+      }
+      if (callee.type === AST_NODE_TYPES.Identifier && TIMERS.has(callee.name)) {
+        const ref = resolveReference(sourceCode, callee);
+        const isTimer = isGlobal(callee) || (ref?.module === 'timers' && ref.path.length === 1);
+        return isTimer ? { name: callee.name, callbackIndex: 0 } : null;
+      }
+      return null;
+    };
+
+    const isGlobal = (id: TSESTree.Identifier): boolean => {
+      const variable = findVariable(sourceCode, id);
+      return !variable || variable.defs.length === 0;
+    };
+
+    return {
+      ExpressionStatement: checkStatement,
+      VariableDeclarator(node): void {
+        if (node.id.type === AST_NODE_TYPES.Identifier && node.init && !node.parent.declare) reportUnused(node.id, node.init);
+      },
+      AssignmentExpression(node): void {
+        if (node.operator === '=' && node.left.type === AST_NODE_TYPES.Identifier) reportUnused(node.left, node.right);
+      },
+      CallExpression: checkCallback,
+      NewExpression: checkCallback,
+    };
   },
 });
+
+function typeOracle(context: Readonly<TSESLint.RuleContext<MessageId, Options>>): TypeOracle | undefined {
+  // Only typescript-eslint's parser provides these maps; any other parser means "no types".
+  if (!context.sourceCode.parserServices?.esTreeNodeToTSNodeMap) return undefined;
+  const services = ESLintUtils.getParserServices(context, true);
+  return services.program ? createTypeOracle({ ...services, program: services.program }) : undefined;
+}
+
+function hasAsyncExecutor(expr: TSESTree.Node): boolean {
+  const executor = expr.type === AST_NODE_TYPES.NewExpression ? expr.arguments[0] : undefined;
+  return isFunctionNode(executor) && executor.async;
+}
+
+/** An async callback whose whole body sits in `try { … } catch`, or whose returned chain handles rejection. */
+function isGuarded(fn: TSESTree.FunctionLike | TSESTree.ArrowFunctionExpression): boolean {
+  const body = fn.body;
+  if (!body) return false;
+  if (body.type !== AST_NODE_TYPES.BlockStatement) {
+    const expr = skipTransparent(body);
+    if (expr.type !== AST_NODE_TYPES.CallExpression || expr.callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+    const name = staticPropertyName(expr.callee);
+    return (name === 'catch' && expr.arguments.length >= 1) || (name === 'then' && expr.arguments.length >= 2);
+  }
+  const only = body.body.length === 1 ? body.body[0] : undefined;
+  return only?.type === AST_NODE_TYPES.TryStatement && only.handler !== null;
+}
+
+function describeOrigin(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, origin: PromiseOrigin): string {
+  switch (origin.kind) {
+    case 'local': {
+      const expr = skipTransparent(node);
+      if (expr.type === AST_NODE_TYPES.CallExpression && skipTransparent(expr.callee) === origin.declaration) {
+        return 'this async IIFE';
+      }
+      const how = origin.declaredAsync ? 'async' : 'returns a `Promise`';
+      return `\`${origin.name}\` (${how}, line ${origin.declaration.loc.start.line})`;
+    }
+    case 'library':
+    case 'combinator':
+      return `\`${origin.name}\``;
+    case 'constructor':
+      return '`new Promise`';
+    case 'chain':
+      return describeChainRoot(sourceCode, node);
+    case 'typed':
+      return `\`${origin.name}\` (type \`${origin.typeText}\`)`;
+  }
+}
+
+function describeChainRoot(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): string {
+  let expr = skipTransparent(node);
+  while (expr.type === AST_NODE_TYPES.CallExpression && expr.callee.type === AST_NODE_TYPES.MemberExpression &&
+    ['then', 'catch', 'finally'].includes(staticPropertyName(expr.callee) ?? '')) {
+    expr = skipTransparent(expr.callee.object);
+  }
+  const text = sourceCode.getText(expr);
+  return text.length <= 40 && !text.includes('\n') ? `\`${text}\`` : 'the promise';
+}
+
+function originEvidence(origin: PromiseOrigin): ReturnType<typeof evidenceAt>[] {
+  if (origin.kind === 'local') return [evidenceAt(origin.declaration, `\`${origin.name}\` is declared here`)];
+  if (origin.kind === 'chain') return [evidenceAt(origin.property, `.${origin.method}() without a rejection handler`)];
+  return [];
+}
+
+/** Add `await` (only where the nearest function is async) and mark as detached with `void`. */
+function detachSuggestions(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  node: TSESTree.Node,
+  allowVoid: boolean,
+): TSESLint.SuggestionReportDescriptor<MessageId>[] {
+  const text = needsParens(node) ? `(${sourceCode.getText(node)})` : sourceCode.getText(node);
+  const out: TSESLint.SuggestionReportDescriptor<MessageId>[] = [];
+  if (getAsyncContext(node)?.via.length === 0) {
+    out.push({ messageId: 'addAwait', fix: (fixer) => fixer.replaceText(node, `await ${text}`) });
+  }
+  if (allowVoid) out.push({ messageId: 'addVoid', fix: (fixer) => fixer.replaceText(node, `void ${text}`) });
+  return out;
+}
+
+/** `await x` binds tighter than everything but member access, calls and `new`. */
+function needsParens(node: TSESTree.Node): boolean {
+  switch (node.type) {
+    case AST_NODE_TYPES.CallExpression:
+    case AST_NODE_TYPES.NewExpression:
+    case AST_NODE_TYPES.MemberExpression:
+    case AST_NODE_TYPES.Identifier:
+    case AST_NODE_TYPES.ChainExpression:
+    case AST_NODE_TYPES.TaggedTemplateExpression:
+      return false;
+    default:
+      return true;
+  }
+}

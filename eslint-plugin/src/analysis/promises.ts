@@ -1,0 +1,496 @@
+import type * as ts from 'typescript';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { ModuleExport } from '../util/settings';
+import { calleeName, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { getCallGraph } from './callGraph';
+import type { ModuleRef } from './imports';
+import { normalizeModule, resolveReference } from './imports';
+
+type Services = Readonly<TSESLint.SourceCode>;
+
+/** What the type checker can say about an expression; absent without type information. */
+export interface TypeOracle {
+  /** True when the expression's type (or one member of its union) has a callable `then`. */
+  isThenable(node: TSESTree.Node): boolean;
+  /** `Promise<string>`, for messages. */
+  typeText(node: TSESTree.Node): string;
+}
+
+export type PromiseOrigin =
+  /** A same-file function declared `async` or with a `Promise<…>` return type. */
+  | { kind: 'local'; name: string; declaration: TSESTree.Node; declaredAsync: boolean }
+  /** `fetch`, `fs/promises`, `timers/promises`. */
+  | { kind: 'library'; name: string }
+  /** `Promise.all(…)`, `Promise.reject(…)`. */
+  | { kind: 'combinator'; name: string }
+  | { kind: 'constructor' }
+  /** `.then()` / `.catch()` / `.finally()`; `handlesRejection` when a rejection handler is attached. */
+  | { kind: 'chain'; method: 'then' | 'catch' | 'finally'; handlesRejection: boolean; property: TSESTree.Node }
+  /** Known only from its type (typed mode). */
+  | { kind: 'typed'; name: string; typeText: string };
+
+const PROMISE_STATICS: ReadonlySet<string> = new Set(['all', 'allSettled', 'any', 'race', 'reject', 'resolve', 'try']);
+/** `fs/promises` and `timers/promises` exports that return async iterators or plain values, not promises. */
+const NOT_PROMISE_EXPORTS: ReadonlySet<string> = new Set(['watch', 'setInterval', 'constants', 'scheduler']);
+
+/**
+ * Why `node` evaluates to a promise, or null when that cannot be told. Syntax first (same-file
+ * async functions, well-known promise APIs, chains); the type checker only adds to that, so an
+ * `any` or unresolved type never hides a syntactic finding.
+ */
+export function promiseOrigin(sourceCode: Services, node: TSESTree.Node, types?: TypeOracle): PromiseOrigin | null {
+  const expr = skipTransparent(node);
+  const syntactic = syntacticOrigin(sourceCode, expr);
+  if (syntactic) return syntactic;
+  if (types && isValueExpression(expr) && types.isThenable(expr)) {
+    return { kind: 'typed', name: describeExpression(sourceCode, expr), typeText: types.typeText(expr) };
+  }
+  return null;
+}
+
+function syntacticOrigin(sourceCode: Services, expr: TSESTree.Node): PromiseOrigin | null {
+  if (expr.type === AST_NODE_TYPES.NewExpression) {
+    const callee = skipTransparent(expr.callee);
+    return callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Promise' && isGlobal(sourceCode, callee)
+      ? { kind: 'constructor' }
+      : null;
+  }
+  if (expr.type !== AST_NODE_TYPES.CallExpression) return null;
+  const callee = skipTransparent(expr.callee);
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    const chain = chainOrigin(expr, callee);
+    if (chain) return chain;
+    const obj = skipTransparent(callee.object);
+    const name = staticPropertyName(callee);
+    if (name !== null && PROMISE_STATICS.has(name) && obj.type === AST_NODE_TYPES.Identifier && obj.name === 'Promise' &&
+      isGlobal(sourceCode, obj)) {
+      return { kind: 'combinator', name: `Promise.${name}` };
+    }
+  }
+  if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'fetch' && isGlobal(sourceCode, callee)) {
+    return { kind: 'library', name: 'fetch' };
+  }
+  const ref = resolveReference(sourceCode, callee);
+  if (ref && isPromiseApi(ref)) return { kind: 'library', name: refName(ref) };
+  const target = getCallGraph(sourceCode).resolveCall(expr);
+  if (target && !target.isGenerator && (target.isAsync || target.returnsPromiseType)) {
+    return {
+      kind: 'local',
+      name: target.name ?? 'an async function',
+      declaration: target.node,
+      declaredAsync: target.isAsync,
+    };
+  }
+  return null;
+}
+
+function chainOrigin(call: TSESTree.CallExpression, callee: TSESTree.MemberExpression): PromiseOrigin | null {
+  const name = staticPropertyName(callee);
+  if (name === 'then') {
+    return { kind: 'chain', method: 'then', handlesRejection: isHandler(call.arguments[1]), property: callee.property };
+  }
+  if (name === 'catch') {
+    return { kind: 'chain', method: 'catch', handlesRejection: isHandler(call.arguments[0]), property: callee.property };
+  }
+  if (name === 'finally') {
+    // `.finally()` passes the settlement through: handled exactly when what it follows is.
+    const before = skipTransparent(callee.object);
+    const inner = before.type === AST_NODE_TYPES.CallExpression && before.callee.type === AST_NODE_TYPES.MemberExpression
+      ? chainOrigin(before, before.callee)
+      : null;
+    return { kind: 'chain', method: 'finally', handlesRejection: inner?.kind === 'chain' && inner.handlesRejection, property: callee.property };
+  }
+  return null;
+}
+
+/** A rejection handler argument: present, and not the literal `undefined`/`null`. */
+function isHandler(arg: TSESTree.Node | undefined): boolean {
+  if (!arg) return false;
+  if (arg.type === AST_NODE_TYPES.Identifier && arg.name === 'undefined') return false;
+  if (arg.type === AST_NODE_TYPES.Literal && arg.value === null) return false;
+  return true;
+}
+
+function isPromiseApi(ref: ModuleRef): boolean {
+  if ((ref.module !== 'fs' && ref.module !== 'timers') || ref.path[0] !== 'promises' || ref.path.length !== 2) return false;
+  return !NOT_PROMISE_EXPORTS.has(ref.path[1] as string);
+}
+
+function refName(ref: ModuleRef): string {
+  return ref.path[ref.path.length - 1] ?? ref.module;
+}
+
+function isGlobal(sourceCode: Services, id: TSESTree.Identifier): boolean {
+  const variable = findVariable(sourceCode, id);
+  return !variable || variable.defs.length === 0;
+}
+
+/** Expressions whose type is worth asking about: not literals, functions or classes. */
+function isValueExpression(expr: TSESTree.Node): boolean {
+  switch (expr.type) {
+    case AST_NODE_TYPES.CallExpression:
+    case AST_NODE_TYPES.NewExpression:
+    case AST_NODE_TYPES.Identifier:
+    case AST_NODE_TYPES.MemberExpression:
+    case AST_NODE_TYPES.TaggedTemplateExpression:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** A short name for messages: the callee's name, or the expression itself when short. */
+export function describeExpression(sourceCode: Services, node: TSESTree.Node): string {
+  const expr = skipTransparent(node);
+  if (expr.type === AST_NODE_TYPES.CallExpression || expr.type === AST_NODE_TYPES.NewExpression) {
+    const name = calleeName(expr);
+    if (name) return name;
+  }
+  const text = sourceCode.getText(expr);
+  return text.length <= 40 && !text.includes('\n') ? text : 'this expression';
+}
+
+/**
+ * The expressions whose values a statement throws away: the expression itself, both branches of
+ * `a ? b() : c()`, both sides of `a() || b()`, every item of a sequence. `await` and (when
+ * `allowVoid`) `void` consume their operand, so nothing under them is dropped.
+ */
+export function droppedExpressions(expression: TSESTree.Expression, allowVoid: boolean): TSESTree.Node[] {
+  const out: TSESTree.Node[] = [];
+  const visit = (node: TSESTree.Node, depth: number): void => {
+    const expr = skipTransparent(node);
+    if (depth > 16) return;
+    switch (expr.type) {
+      case AST_NODE_TYPES.AwaitExpression:
+      case AST_NODE_TYPES.AssignmentExpression:
+        return;
+      case AST_NODE_TYPES.UnaryExpression:
+        if (expr.operator === 'void' && !allowVoid) visit(expr.argument, depth + 1);
+        return;
+      case AST_NODE_TYPES.ConditionalExpression:
+        visit(expr.consequent, depth + 1);
+        visit(expr.alternate, depth + 1);
+        return;
+      case AST_NODE_TYPES.LogicalExpression:
+        visit(expr.left, depth + 1);
+        visit(expr.right, depth + 1);
+        return;
+      case AST_NODE_TYPES.SequenceExpression:
+        for (const item of expr.expressions) visit(item, depth + 1);
+        return;
+      default:
+        // The original node, so a fix that wraps it keeps any `as T` inside the wrapper.
+        out.push(node);
+    }
+  };
+  visit(expression, 0);
+  return out;
+}
+
+const ARRAY_COLLECTORS: ReadonlySet<string> = new Set(['push', 'unshift', 'splice']);
+
+/**
+ * Is the promise `node` evaluates to looked after? Awaited, returned (also as an arrow body),
+ * yielded, chained with a rejection handler, voided (when `allowVoid`), passed as an argument,
+ * stored on an object, put in an array or variable that is itself used later. False when it is
+ * thrown away, or kept in a local variable or array that nothing reads.
+ */
+export function isPromiseHandled(sourceCode: Services, node: TSESTree.Node, allowVoid: boolean): boolean {
+  let current: TSESTree.Node = node;
+  for (let depth = 0; depth < 32; depth++) {
+    const parent = current.parent;
+    if (!parent) return false;
+    switch (parent.type) {
+      case AST_NODE_TYPES.TSAsExpression:
+      case AST_NODE_TYPES.TSNonNullExpression:
+      case AST_NODE_TYPES.TSSatisfiesExpression:
+      case AST_NODE_TYPES.TSTypeAssertion:
+      case AST_NODE_TYPES.ChainExpression:
+      case AST_NODE_TYPES.LogicalExpression:
+      case AST_NODE_TYPES.ArrayExpression:
+      case AST_NODE_TYPES.SpreadElement:
+        current = parent;
+        continue;
+      case AST_NODE_TYPES.ConditionalExpression:
+        if (parent.test === current) return true;
+        current = parent;
+        continue;
+      case AST_NODE_TYPES.SequenceExpression:
+        if (parent.expressions[parent.expressions.length - 1] !== current) return false;
+        current = parent;
+        continue;
+      case AST_NODE_TYPES.ExpressionStatement:
+        return false;
+      case AST_NODE_TYPES.UnaryExpression:
+        return parent.operator !== 'void' || allowVoid;
+      case AST_NODE_TYPES.MemberExpression: {
+        if (parent.object !== current) return true;
+        const call = parent.parent;
+        const name = staticPropertyName(parent);
+        if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== parent) return true;
+        if (name === 'then') {
+          if (isHandler(call.arguments[1])) return true;
+          current = call;
+          continue;
+        }
+        if (name === 'catch') {
+          if (isHandler(call.arguments[0])) return true;
+          current = call;
+          continue;
+        }
+        if (name === 'finally') {
+          current = call;
+          continue;
+        }
+        return true;
+      }
+      case AST_NODE_TYPES.CallExpression:
+      case AST_NODE_TYPES.NewExpression:
+        if (parent.callee === current) return true;
+        return parent.type === AST_NODE_TYPES.NewExpression || !isCollectedIntoUnreadArray(sourceCode, parent);
+      case AST_NODE_TYPES.VariableDeclarator:
+        if (parent.init !== current || parent.id.type !== AST_NODE_TYPES.Identifier) return true;
+        return isVariableRead(sourceCode, parent.id);
+      case AST_NODE_TYPES.AssignmentExpression:
+        if (parent.right !== current || parent.left.type !== AST_NODE_TYPES.Identifier) return true;
+        return isVariableRead(sourceCode, parent.left);
+      default:
+        // Awaited, returned, yielded, an arrow's value, a property value, a template part: used.
+        return true;
+    }
+  }
+  return true;
+}
+
+/** `pending.push(p)` where `pending` is a local array that is never read other than to add to it. */
+function isCollectedIntoUnreadArray(sourceCode: Services, call: TSESTree.CallExpression): boolean {
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const name = staticPropertyName(callee);
+  const target = skipTransparent(callee.object);
+  if (name === null || !ARRAY_COLLECTORS.has(name) || target.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(sourceCode, target);
+  if (!variable || variable.defs.length === 0 || !isLocalDeclaration(variable)) return false;
+  return variable.references.every((ref) => {
+    if (!ref.isRead()) return true;
+    const member = ref.identifier.parent;
+    if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== ref.identifier) return false;
+    const method = staticPropertyName(member);
+    return method !== null && ARRAY_COLLECTORS.has(method) && member.parent?.type === AST_NODE_TYPES.CallExpression &&
+      member.parent.callee === member && isExpressionStatementValue(member.parent);
+  });
+}
+
+/** A variable declared in this file and not exported: every use of it is visible here. */
+function isLocalDeclaration(variable: TSESLint.Scope.Variable): boolean {
+  return variable.defs.every((def) => {
+    if (def.type !== 'Variable') return false;
+    const declaration = def.node.parent;
+    return declaration.parent?.type !== AST_NODE_TYPES.ExportNamedDeclaration && declaration.declare !== true;
+  });
+}
+
+function isExpressionStatementValue(node: TSESTree.Node): boolean {
+  return node.parent?.type === AST_NODE_TYPES.ExpressionStatement;
+}
+
+/**
+ * Is the variable `id` names read anywhere in a way that keeps its value: awaited, returned,
+ * passed, chained, copied? A bare `p;` statement is not a read that handles anything.
+ */
+export function isVariableRead(sourceCode: Services, id: TSESTree.Identifier): boolean {
+  const variable = findVariable(sourceCode, id);
+  if (!variable || !isLocalDeclaration(variable)) return true;
+  return variable.references.some((ref) => ref.isRead() && ref.identifier.parent?.type !== AST_NODE_TYPES.ExpressionStatement);
+}
+
+// ---- allow lists -------------------------------------------------------------------------------
+
+/**
+ * Does `call` match an entry of an allow list? `{ module, export }` matches a call of that export
+ * (also `test.skip(…)`-style one-segment modifiers); `{ module, method }` a `.method()` call on an
+ * object imported from or constructed by the module; entries without `module` match by name.
+ */
+export function matchesAllowList(
+  sourceCode: Services,
+  call: TSESTree.CallExpression | TSESTree.NewExpression,
+  entries: readonly ModuleExport[],
+): boolean {
+  if (entries.length === 0) return false;
+  const callee = skipTransparent(call.callee);
+  const ref = resolveReference(sourceCode, callee);
+  const member = callee.type === AST_NODE_TYPES.MemberExpression ? callee : null;
+  const method = member ? staticPropertyName(member) : null;
+  let receiverModule: string | null | undefined;
+  for (const entry of entries) {
+    if (entry.export !== undefined) {
+      if (entry.module === undefined) {
+        if (callee.type === AST_NODE_TYPES.Identifier && callee.name === entry.export) return true;
+        continue;
+      }
+      if (ref && exportMatches(ref, entry.module, entry.export)) return true;
+      continue;
+    }
+    if (entry.method === undefined || method !== entry.method) continue;
+    if (entry.module === undefined) return true;
+    if (receiverModule === undefined) receiverModule = member ? originModule(sourceCode, member.object, 0) : null;
+    if (receiverModule === normalizeModule(entry.module).module) return true;
+  }
+  return false;
+}
+
+function exportMatches(ref: ModuleRef, module: string, exportName: string): boolean {
+  const want = normalizeModule(module);
+  if (ref.module !== want.module) return false;
+  const path = exportName === 'default' ? [...want.path] : [...want.path, exportName];
+  const extra = ref.path.length - path.length;
+  return (extra === 0 || extra === 1) && path.every((p, i) => ref.path[i] === p);
+}
+
+/** The module an object comes from: imported from it, or built by `new X()` / `x()` of one of its exports. */
+function originModule(sourceCode: Services, node: TSESTree.Node, depth: number): string | null {
+  if (depth > 6) return null;
+  const expr = skipTransparent(node);
+  if (expr.type === AST_NODE_TYPES.NewExpression || expr.type === AST_NODE_TYPES.CallExpression) {
+    return resolveReference(sourceCode, expr.callee)?.module ?? null;
+  }
+  const direct = resolveReference(sourceCode, expr);
+  if (direct) return direct.module;
+  if (expr.type !== AST_NODE_TYPES.Identifier) return null;
+  const variable = findVariable(sourceCode, expr);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'Variable' || !def.node.init || def.node.id !== def.name) return null;
+  return originModule(sourceCode, def.node.init, depth + 1);
+}
+
+// ---- type information --------------------------------------------------------------------------
+
+interface TypedServices {
+  program: ts.Program;
+  esTreeNodeToTSNodeMap: { get(node: TSESTree.Node): ts.Node };
+  getTypeAtLocation(node: TSESTree.Node): ts.Type;
+}
+
+/** A `TypeOracle` over typescript-eslint's parser services. */
+export function createTypeOracle(services: TypedServices): TypeOracle {
+  const checker = services.program.getTypeChecker();
+  return {
+    isThenable(node) {
+      const type = services.getTypeAtLocation(node);
+      const tsNode = services.esTreeNodeToTSNodeMap.get(node);
+      const parts = type.isUnion() ? type.types : [type];
+      return parts.some((part) => {
+        const then = part.getProperty('then');
+        if (!then) return false;
+        return checker.getTypeOfSymbolAtLocation(then, tsNode).getCallSignatures().length > 0;
+      });
+    },
+    typeText(node) {
+      return checker.typeToString(services.getTypeAtLocation(node));
+    },
+  };
+}
+
+// ---- forEach(async …) → for…of -----------------------------------------------------------------
+
+export interface ForOfRewrite {
+  statement: TSESTree.ExpressionStatement;
+  text: string;
+}
+
+/**
+ * The `for…of` loop that runs `xs.forEach(async (x) => { … })` one item at a time, or null when
+ * the rewrite would change more than the scheduling: not a statement of its own, not inside an
+ * async function, an index or `thisArg` is used, the callback returns early, a parameter has a
+ * default, or the iterated expression mentions the parameter (the loop variable would shadow it).
+ */
+export function forOfRewrite(sourceCode: Services, call: TSESTree.CallExpression): ForOfRewrite | null {
+  const statement = call.parent;
+  const callee = call.callee;
+  const callback = call.arguments[0];
+  if (statement?.type !== AST_NODE_TYPES.ExpressionStatement || callee.type !== AST_NODE_TYPES.MemberExpression) return null;
+  if (callee.optional || call.arguments.length !== 1 || callback?.type !== AST_NODE_TYPES.ArrowFunctionExpression) return null;
+  const param = callback.params[0];
+  if (callback.params.length !== 1 || !param || functionContextOf(statement) !== true) return null;
+  const paramText = loopBinding(sourceCode, param);
+  if (paramText === null) return null;
+  const names = new Set<string>();
+  collectNames(param, names);
+  if (mentionsAny(sourceCode, callee.object, names)) return null;
+  let body: string;
+  if (callback.body.type === AST_NODE_TYPES.BlockStatement) {
+    if (hasOwnReturn(sourceCode, callback.body)) return null;
+    body = sourceCode.getText(callback.body);
+  } else {
+    const expr = sourceCode.getText(callback.body);
+    const simple = skipTransparent(callback.body).type === AST_NODE_TYPES.CallExpression && callback.body.type === AST_NODE_TYPES.CallExpression;
+    body = `{ await ${simple ? expr : `(${expr})`}; }`;
+  }
+  return { statement, text: `for (const ${paramText} of ${sourceCode.getText(callee.object)}) ${body}` };
+}
+
+/** True when the statement runs directly in an async function (so `await` is legal there). */
+function functionContextOf(node: TSESTree.Node): boolean {
+  let current = node.parent;
+  while (current) {
+    if (current.type === AST_NODE_TYPES.FunctionDeclaration || current.type === AST_NODE_TYPES.FunctionExpression ||
+      current.type === AST_NODE_TYPES.ArrowFunctionExpression) {
+      return current.async;
+    }
+    if (current.type === AST_NODE_TYPES.PropertyDefinition || current.type === AST_NODE_TYPES.StaticBlock) return false;
+    current = current.parent;
+  }
+  return false;
+}
+
+/** The parameter as a `const` binding: type annotations and defaults do not fit there. */
+function loopBinding(sourceCode: Services, param: TSESTree.Parameter): string | null {
+  if (param.type === AST_NODE_TYPES.Identifier) return param.name;
+  if ((param.type === AST_NODE_TYPES.ObjectPattern || param.type === AST_NODE_TYPES.ArrayPattern) && !param.typeAnnotation) {
+    return sourceCode.getText(param);
+  }
+  return null;
+}
+
+function collectNames(pattern: TSESTree.Node, into: Set<string>): void {
+  switch (pattern.type) {
+    case AST_NODE_TYPES.Identifier:
+      into.add(pattern.name);
+      return;
+    case AST_NODE_TYPES.ObjectPattern:
+      for (const prop of pattern.properties) collectNames(prop.type === AST_NODE_TYPES.Property ? prop.value : prop, into);
+      return;
+    case AST_NODE_TYPES.ArrayPattern:
+      for (const item of pattern.elements) if (item) collectNames(item, into);
+      return;
+    case AST_NODE_TYPES.RestElement:
+      collectNames(pattern.argument, into);
+      return;
+    case AST_NODE_TYPES.AssignmentPattern:
+      collectNames(pattern.left, into);
+      return;
+    default:
+      return;
+  }
+}
+
+function mentionsAny(sourceCode: Services, root: TSESTree.Node, names: ReadonlySet<string>): boolean {
+  let found = false;
+  walk(root, sourceCode.visitorKeys, (node) => {
+    if (node.type === AST_NODE_TYPES.Identifier && names.has(node.name)) found = true;
+    return !found;
+  });
+  return found;
+}
+
+/** A `return` that belongs to the callback itself (in a loop it would end the caller instead). */
+function hasOwnReturn(sourceCode: Services, body: TSESTree.BlockStatement): boolean {
+  let found = false;
+  walk(body, sourceCode.visitorKeys, (node) => {
+    if (found || (node !== body && isFunctionNode(node))) return false;
+    if (node.type === AST_NODE_TYPES.ReturnStatement) found = true;
+    return !found;
+  });
+  return found;
+}
