@@ -5,3 +5,4 @@ export * from './catalog';
 export * from './construction';
 export * from './imports';
 export * from './locks';
+export * from './promises';
