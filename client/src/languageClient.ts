@@ -34,6 +34,8 @@ export function createLanguageClient(
     outputChannel: output,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     initializationOptions: { workspaceTrusted: vscode.workspace.isTrusted },
+    // The server pulls settings per document; this tells it when `asyncHazards.*` changed.
+    synchronize: { configurationSection: SECTION },
     errorHandler: new CrashReporter(output, status),
   };
   const client = new LanguageClient(SECTION, 'Async Hazards', serverOptions, clientOptions);

@@ -1,0 +1,55 @@
+// What the editor should show, computed by running ESLint with the plugin's recommended config
+// over the same files: the e2e test checks that the extension shows these findings where ESLint
+// puts them, not a list of lines written down by hand.
+import fs from 'node:fs';
+import path from 'node:path';
+import { ESLint, type Linter, type Rule } from 'eslint';
+import plugin from '../../eslint-plugin/src/index';
+
+export const PLUGIN_PREFIX = 'async-hazards/';
+
+export interface Finding {
+  file: string;
+  rule: string;
+  line: number;
+  column: number;
+  message: string;
+  suggestions: { desc: string; fix: Rule.Fix }[];
+}
+
+const eslint = new ESLint({
+  overrideConfigFile: true,
+  overrideConfig: [plugin.configs.recommended as Linter.Config],
+  ignore: false,
+});
+
+/** The plugin's findings in one file of `folder`, from its current text on disk. */
+export async function findingsIn(folder: string, file: string): Promise<Finding[]> {
+  const filePath = path.join(folder, file);
+  const [result] = await eslint.lintText(fs.readFileSync(filePath, 'utf8'), { filePath });
+  const findings: Finding[] = [];
+  for (const message of result?.messages ?? []) {
+    if (message.ruleId === null || !message.ruleId.startsWith(PLUGIN_PREFIX)) {
+      if (message.fatal === true) throw new Error(`${file}:${message.line} does not parse: ${message.message}`);
+      continue;
+    }
+    findings.push({
+      file,
+      rule: message.ruleId.slice(PLUGIN_PREFIX.length),
+      line: message.line,
+      column: message.column,
+      message: message.message,
+      suggestions: (message.suggestions ?? []).map(({ desc, fix }) => ({ desc, fix })),
+    });
+  }
+  return findings;
+}
+
+/** `text` with one fix applied, as the editor should have it after the quick fix. */
+export function applyFix(text: string, fix: Rule.Fix): string {
+  return text.slice(0, fix.range[0]) + fix.text + text.slice(fix.range[1]);
+}
+
+export function ruleIds(): string[] {
+  return Object.keys(plugin.rules).sort();
+}
