@@ -1,16 +1,303 @@
+import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
+import type { AsyncContext, AsyncTwin, BlockingChain, BlockingOptions, WaitLoop, ModuleExportEntry } from '../analysis';
+import {
+  BLOCKING_MODULES,
+  DEFAULT_RANDOM_BYTES_THRESHOLD,
+  busyWait,
+  contains,
+  createChainAnalysis,
+  describeChain,
+  functionName,
+  getAsyncContext,
+  getCallGraph,
+  importedModules,
+  isPlainSync,
+  matchBlockingCall,
+  mentionsClock,
+  normalizeModule,
+  skipTransparent,
+} from '../analysis';
 import { createRule } from '../util/createRule';
+import { evidenceAt, recordEvidence } from '../util/evidence';
+import type { ImportEdit } from '../util/importBinding';
+import { applyImportEdits, bindingFor } from '../util/importBinding';
+import { getSharedSettings } from '../util/settings';
 
-// Registered so the plugin's shape is complete while the rule is written; it reports nothing yet.
-export default createRule<[], never>({
+export type Options = [
+  {
+    blockingCalls?: ModuleExportEntry[];
+    allow?: ModuleExportEntry[];
+    randomBytesThreshold?: number;
+    checkHelpers?: boolean;
+  },
+];
+export type MessageId = 'blockingCall' | 'blockingHelper' | 'busyWait' | 'useAsyncTwin';
+
+const entrySchema: JSONSchema4 = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      module: { type: 'string', description: 'Module specifier, with or without the `node:` prefix.' },
+      export: { type: 'string', description: 'Export name (`default` for the default export); dotted for members: `legacy.loadSync`.' },
+      method: { type: 'string', description: 'Any export of the module ending in this member name.' },
+    },
+    required: ['module'],
+    additionalProperties: false,
+  },
+};
+
+export default createRule<Options, MessageId>({
   name: 'no-blocking-in-async',
   meta: {
     type: 'problem',
-    docs: { description: 'Pending: no-blocking-in-async', recommended: true, requiresTypeChecking: false },
-    messages: {},
-    schema: [],
+    docs: {
+      description: 'Disallow synchronous blocking calls in async code, directly or through synchronous helpers',
+      recommended: true,
+      requiresTypeChecking: false,
+    },
+    hasSuggestions: true,
+    messages: {
+      blockingCall:
+        '`{{name}}` blocks the event loop in {{where}}: every other request, timer and health check in this process waits until it returns. Use its asynchronous form.',
+      blockingHelper:
+        '`{{callee}}()` blocks the event loop: it {{chain}}. It runs in {{where}}, so every other request waits until it returns; make the helper async or move the work off the loop.',
+      busyWait:
+        'This loop spins on `{{clock}}` (line {{line}}) without awaiting, in {{where}}: it holds the event loop for the whole wait and nothing else runs. Await a timer inside the loop instead.',
+      useAsyncTwin: 'Replace with `{{replacement}}`.',
+    },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          blockingCalls: { ...entrySchema, description: 'Extra module exports that block (added to `settings["async-hazards"].blockingCalls`).' },
+          allow: { ...entrySchema, description: 'Module exports never reported, even when catalogued.' },
+          randomBytesThreshold: {
+            type: 'integer',
+            minimum: 0,
+            description: 'Bytes above which a synchronous `crypto.randomBytes` / `randomFillSync` counts as blocking.',
+          },
+          checkHelpers: { type: 'boolean', description: 'Follow calls into synchronous helpers that block.' },
+        },
+        additionalProperties: false,
+      },
+    ],
   },
-  defaultOptions: [],
-  create() {
-    return {};
+  defaultOptions: [{ blockingCalls: [], allow: [], randomBytesThreshold: DEFAULT_RANDOM_BYTES_THRESHOLD, checkHelpers: true }],
+  create(context, [options]) {
+    const sourceCode = context.sourceCode;
+    const settings = getSharedSettings(context);
+    const blocking: BlockingOptions = {
+      blockingCalls: [...settings.blockingCalls, ...(options.blockingCalls ?? [])],
+      allow: options.allow ?? [],
+      randomBytesThreshold: options.randomBytesThreshold ?? DEFAULT_RANDOM_BYTES_THRESHOLD,
+    };
+    const services = ESLintUtils.getParserServices(context, true);
+    const typed = services.program ? services : null;
+    if (!typed && !mayBlock(sourceCode, blocking)) return {};
+    const checkHelpers = options.checkHelpers !== false;
+    let chains: ReturnType<typeof createChainAnalysis> | null = null;
+    const chainAnalysis = (): ReturnType<typeof createChainAnalysis> =>
+      (chains ??= createChainAnalysis(sourceCode, blocking, typed));
+
+    function report(
+      node: TSESTree.Node,
+      messageId: MessageId,
+      ctx: AsyncContext,
+      data: Record<string, string>,
+      evidence: ReturnType<typeof evidenceAt>[],
+      suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = [],
+    ): void {
+      const fn = ctx.asyncFunction;
+      const where = describeWhere(ctx);
+      recordEvidence(context, node, messageId, [...evidence, evidenceAt(fn, 'async code starts here')]);
+      context.report({ node, messageId, data: { ...data, where }, suggest });
+    }
+
+    function checkCall(call: TSESTree.CallExpression): void {
+      const ctx = getAsyncContext(call);
+      if (!ctx) return;
+      const direct = matchBlockingCall(sourceCode, call, blocking);
+      if (direct) {
+        const suggestion = direct.api.twin ? twinSuggestion(call, direct.api.twin, ctx) : null;
+        report(call, 'blockingCall', ctx, { name: direct.api.name }, [], suggestion ? [suggestion] : []);
+        return;
+      }
+      if (!checkHelpers) return;
+      const target = getCallGraph(sourceCode).resolveCall(call);
+      let chain: BlockingChain | null = null;
+      let callee: string | null = null;
+      if (target) {
+        // An immediately invoked function is part of the async code itself; its calls are checked directly.
+        if (target.node === skipTransparent(call.callee) || !isPlainSync(target)) return;
+        chain = chainAnalysis().helperChain(target);
+        callee = target.name ?? 'function';
+      } else if (typed) {
+        chain = chainAnalysis().typedChain(call);
+        callee = chain ? calleeText(call) : null;
+        if (chain) chain = { links: chain.links.slice(1) };
+      }
+      if (!chain || callee === null || chain.links.length === 0) return;
+      const evidence = chain.links.flatMap((l) => (l.node ? [evidenceAt(l.node, l.text)] : []));
+      report(call, 'blockingHelper', ctx, { callee, chain: describeChain(chain) }, evidence);
+    }
+
+    function checkLoop(loop: WaitLoop): void {
+      const ctx = getAsyncContext(loop);
+      if (!ctx) return;
+      const wait = busyWait(sourceCode, loop);
+      if (!wait) return;
+      report(loop, 'busyWait', ctx, { clock: wait.clockName, line: String(wait.clock.loc.start.line) }, [
+        evidenceAt(wait.clock, 'clock read here'),
+      ]);
+    }
+
+    /** `fs.readFileSync(p)` → `await readFile(p)` plus the import, keeping the value the code used. */
+    function twinSuggestion(
+      call: TSESTree.CallExpression,
+      twin: AsyncTwin,
+      ctx: AsyncContext,
+    ): TSESLint.SuggestionReportDescriptor<MessageId> | null {
+      // `await` is only valid in the async function's own body, not in a callback or a parameter default.
+      if (ctx.via.length > 0 || call.optional || ctx.asyncFunction.params.some((p) => contains(p, call))) return null;
+      if (twin.result === 'stdout' && !stdoutKeepsMeaning(call)) return null;
+      const edits: ImportEdit[] = [];
+      const fnText = twinReference(call, twin, edits);
+      if (fnText === null) return null;
+      let invoked = fnText;
+      if (twin.kind === 'promisify') {
+        const promisify = bindingFor(sourceCode, call, 'node:util', 'promisify');
+        if (!promisify) return null;
+        if (promisify.edit) edits.push(promisify.edit);
+        invoked = `${promisify.text}(${fnText})`;
+      }
+      const argsStart = (call.typeArguments ?? call.callee).range[1];
+      let replacement = `await ${invoked}${sourceCode.text.slice(argsStart, call.range[1])}`;
+      if (twin.result === 'exists') replacement = `${replacement}.then(() => true, () => false)`;
+      if (twin.result === 'stdout' && call.parent.type !== AST_NODE_TYPES.ExpressionStatement) {
+        replacement = `(${replacement}).stdout`;
+      } else if (needsParens(call)) {
+        replacement = `(${replacement})`;
+      }
+      const finalText = replacement;
+      return {
+        messageId: 'useAsyncTwin',
+        data: { replacement: abbreviate(finalText) },
+        fix: (fixer) => [fixer.replaceText(call, finalText), ...applyImportEdits(fixer, edits)],
+      };
+    }
+
+    /** The twin as an expression at the call: on the same namespace when there is one, else an import. */
+    function twinReference(call: TSESTree.CallExpression, twin: AsyncTwin, edits: ImportEdit[]): string | null {
+      const callee = skipTransparent(call.callee);
+      if (twin.namespacePath && callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed) {
+        const object = sourceCode.getText(callee.object);
+        const viaNamespace = [object, ...twin.namespacePath, twin.export].join('.');
+        if (callee.object.type === AST_NODE_TYPES.Identifier) return viaNamespace;
+      }
+      const binding = bindingFor(sourceCode, call, twin.module, twin.export);
+      if (!binding) return null;
+      if (binding.edit) edits.push(binding.edit);
+      return binding.text;
+    }
+
+    return {
+      CallExpression: checkCall,
+      WhileStatement: checkLoop,
+      DoWhileStatement: checkLoop,
+      ForStatement: checkLoop,
+    };
   },
 });
+
+/** Cheap exit for files that import nothing blocking and mention no clock or `Atomics`. */
+function mayBlock(sourceCode: Readonly<TSESLint.SourceCode>, options: BlockingOptions): boolean {
+  const modules = importedModules(sourceCode);
+  for (const m of modules) if (BLOCKING_MODULES.has(m)) return true;
+  if (options.blockingCalls.some((e) => modules.has(normalizeModule(e.module).module))) return true;
+  if (mentionsClock(sourceCode)) return true;
+  return (sourceCode.ast.tokens ?? []).some((t) => t.type === 'Identifier' && t.value === 'Atomics');
+}
+
+function describeWhere(ctx: AsyncContext): string {
+  const fn = ctx.asyncFunction;
+  const name = functionName(fn);
+  const line = fn.loc.start.line;
+  const own = name ? `async function \`${name}\` (line ${line})` : `an async function (line ${line})`;
+  return ctx.via.length > 0 ? `a callback that runs synchronously inside ${own}` : own;
+}
+
+/**
+ * exec/execFile resolve `{ stdout, stderr }` with stdout decoded as UTF-8, while the sync forms
+ * return a Buffer unless given an encoding. Offer the rewrite only where the value means the same:
+ * discarded, converted with `.toString()`, or already decoded by an `encoding` option.
+ */
+function stdoutKeepsMeaning(call: TSESTree.CallExpression): boolean {
+  const parent = call.parent;
+  if (parent.type === AST_NODE_TYPES.ExpressionStatement) return true;
+  if (
+    parent.type === AST_NODE_TYPES.MemberExpression && parent.object === call && !parent.computed &&
+    parent.property.type === AST_NODE_TYPES.Identifier && parent.property.name === 'toString' &&
+    parent.parent.type === AST_NODE_TYPES.CallExpression && parent.parent.arguments.length === 0
+  ) {
+    return true;
+  }
+  const last = call.arguments[call.arguments.length - 1];
+  if (last?.type !== AST_NODE_TYPES.ObjectExpression) return false;
+  return last.properties.some(
+    (p) => p.type === AST_NODE_TYPES.Property && !p.computed && p.key.type === AST_NODE_TYPES.Identifier &&
+      p.key.name === 'encoding' && p.value.type === AST_NODE_TYPES.Literal && typeof p.value.value === 'string' &&
+      p.value.value !== 'buffer',
+  );
+}
+
+/** `await x` may stand bare only where an expression of the lowest precedence is allowed. */
+function needsParens(call: TSESTree.CallExpression): boolean {
+  const parent = call.parent;
+  switch (parent.type) {
+    case AST_NODE_TYPES.ExpressionStatement:
+    case AST_NODE_TYPES.ReturnStatement:
+    case AST_NODE_TYPES.ThrowStatement:
+    case AST_NODE_TYPES.IfStatement:
+    case AST_NODE_TYPES.WhileStatement:
+    case AST_NODE_TYPES.DoWhileStatement:
+    case AST_NODE_TYPES.SwitchStatement:
+    case AST_NODE_TYPES.ArrayExpression:
+    case AST_NODE_TYPES.TemplateLiteral:
+    case AST_NODE_TYPES.SpreadElement:
+    case AST_NODE_TYPES.UnaryExpression:
+    case AST_NODE_TYPES.LogicalExpression:
+      return false;
+    case AST_NODE_TYPES.BinaryExpression:
+      return parent.operator === '**' && parent.left === call;
+    case AST_NODE_TYPES.VariableDeclarator:
+      return parent.init !== call;
+    case AST_NODE_TYPES.AssignmentExpression:
+      return parent.right !== call;
+    case AST_NODE_TYPES.CallExpression:
+    case AST_NODE_TYPES.NewExpression:
+      return parent.callee === call;
+    case AST_NODE_TYPES.Property:
+      return parent.value !== call;
+    case AST_NODE_TYPES.ConditionalExpression:
+      return parent.test === call;
+    default:
+      return true;
+  }
+}
+
+function calleeText(call: TSESTree.CallExpression): string {
+  const callee = skipTransparent(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
+  if (callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed && callee.property.type === AST_NODE_TYPES.Identifier) {
+    return callee.property.name;
+  }
+  return 'function';
+}
+
+function abbreviate(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > 80 ? `${flat.slice(0, 77)}…` : flat;
+}

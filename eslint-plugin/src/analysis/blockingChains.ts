@@ -1,0 +1,353 @@
+import type { ParserServices, TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import * as path from 'node:path';
+import * as ts from 'typescript';
+import type { FunctionNode } from './ast';
+import type { BlockingOptions, WaitLoop } from './blockingApis';
+import type { FunctionInfo } from './callGraph';
+import type { ModuleRef } from './imports';
+import { walk } from './ast';
+import { busyWait, catalogueEntry, matchBlockingCall, mentionsClock } from './blockingApis';
+import { getCallGraph, runningFunction } from './callGraph';
+import { normalizeModule } from './imports';
+
+type Services = Readonly<TSESLint.SourceCode>;
+
+/** One step of a blocking chain: a helper call on the way, or the blocking operation at its end. */
+export interface ChainLink {
+  /** `calls \`loadTemplates()\``, `calls \`fs.readFileSync\``, `busy-waits on \`Date.now()\``. */
+  text: string;
+  line: number;
+  /** Base name of the file the step is in, when it is not the linted file. */
+  file: string | null;
+  /** The step's node when it is in the linted file (for evidence). */
+  node: TSESTree.Node | null;
+}
+
+export interface BlockingChain {
+  /** From the helper's first step down to the blocking operation (the last link). */
+  links: readonly ChainLink[];
+}
+
+export interface ChainAnalysis {
+  /** Why calling this same-file synchronous function blocks, or null when it does not. */
+  helperChain(fn: FunctionInfo): BlockingChain | null;
+  /** With type information: why a call into another file's (or an unresolved) synchronous function blocks. */
+  typedChain(call: TSESTree.CallExpression): BlockingChain | null;
+}
+
+const MAX_DEPTH = 8;
+
+/**
+ * Follows synchronous helpers to the blocking calls they make. Built once per linted file and
+ * memoised per function, so each helper is summarised once however many async callers it has.
+ */
+export function createChainAnalysis(
+  sourceCode: Services,
+  options: BlockingOptions,
+  services: Partial<ParserServices> | null,
+): ChainAnalysis {
+  const graph = getCallGraph(sourceCode);
+  const memo = new Map<FunctionNode, BlockingChain | null>();
+  let loopsByFunction: Map<FunctionNode, WaitLoop[]> | null = null;
+  const program = services?.program ?? null;
+  const typed = program && services?.esTreeNodeToTSNodeMap ? createTypedChains(program, options) : null;
+
+  const loopsOf = (fn: FunctionNode): readonly WaitLoop[] => {
+    if (!mentionsClock(sourceCode)) return [];
+    if (!loopsByFunction) {
+      const index = new Map<FunctionNode, WaitLoop[]>();
+      walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+        if (
+          node.type === AST_NODE_TYPES.WhileStatement ||
+          node.type === AST_NODE_TYPES.DoWhileStatement ||
+          node.type === AST_NODE_TYPES.ForStatement
+        ) {
+          const owner = runningFunction(node);
+          if (owner) index.set(owner, [...(index.get(owner) ?? []), node]);
+        }
+      });
+      loopsByFunction = index;
+    }
+    return loopsByFunction.get(fn) ?? [];
+  };
+
+  const typedChain = (call: TSESTree.CallExpression): BlockingChain | null => {
+    if (!typed || !services?.esTreeNodeToTSNodeMap) return null;
+    const tsCall = services.esTreeNodeToTSNodeMap.get(call as TSESTree.Node) as ts.Node | undefined;
+    if (!tsCall || !ts.isCallExpression(tsCall)) return null;
+    return typed.callChain(tsCall, tsCall.getSourceFile().fileName, 0);
+  };
+
+  const summarize = (info: FunctionInfo, depth: number): BlockingChain | null => {
+    if (memo.has(info.node)) return memo.get(info.node) ?? null;
+    // Set before recursing: a recursive helper is summarised by its other calls.
+    memo.set(info.node, null);
+    const result = depth > MAX_DEPTH ? null : findInFunction(info, depth);
+    memo.set(info.node, result);
+    return result;
+  };
+
+  const findInFunction = (info: FunctionInfo, depth: number): BlockingChain | null => {
+    for (const site of info.calls) {
+      const direct = matchBlockingCall(sourceCode, site.call, options);
+      if (direct) return { links: [localLink(`calls \`${direct.api.name}\``, site.call)] };
+    }
+    for (const loop of loopsOf(info.node)) {
+      const wait = busyWait(sourceCode, loop);
+      if (wait) return { links: [localLink(`busy-waits on \`${wait.clockName}\``, loop)] };
+    }
+    for (const site of info.calls) {
+      const target = site.target;
+      let inner: BlockingChain | null = null;
+      if (target) {
+        if (!isPlainSync(target) || target.node === site.call.callee) continue;
+        inner = summarize(target, depth + 1);
+        if (inner) return { links: [localLink(`calls \`${target.name ?? 'an anonymous function'}()\``, site.call), ...inner.links] };
+      } else {
+        inner = typedChain(site.call);
+        if (inner) return inner;
+      }
+    }
+    return null;
+  };
+
+  return {
+    helperChain: (fn) => (isPlainSync(fn) ? summarize(fn, 0) : null),
+    typedChain,
+  };
+}
+
+/**
+ * A function whose whole body runs when it is called. Generators run only when iterated, and
+ * async functions hand the loop back at their first await (their blocking calls are reported
+ * inside them).
+ */
+export function isPlainSync(info: FunctionInfo): boolean {
+  return !info.isAsync && !info.isGenerator;
+}
+
+function localLink(text: string, node: TSESTree.Node): ChainLink {
+  return { text, line: node.loc.start.line, file: null, node };
+}
+
+/** `it calls \`readAll()\` (line 30), which calls \`fs.readFileSync\` (line 41)`. */
+export function describeChain(chain: BlockingChain): string {
+  return chain.links
+    .map((link, i) => `${i === 0 ? '' : 'which '}${link.text} (${link.file ? `${link.file} ` : ''}line ${link.line})`)
+    .join(', ');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Typed mode: the same question asked of TypeScript's AST, so calls can be followed into other
+// files of the program. Library declarations (.d.ts, node_modules) are never entered.
+
+interface TypedChains {
+  callChain(call: ts.CallExpression, fromFile: string, depth: number): BlockingChain | null;
+}
+
+const typedCaches = new WeakMap<ts.Program, Map<string, TypedChains>>();
+
+function createTypedChains(program: ts.Program, options: BlockingOptions): TypedChains {
+  const key = JSON.stringify(options);
+  let perProgram = typedCaches.get(program);
+  if (!perProgram) {
+    perProgram = new Map();
+    typedCaches.set(program, perProgram);
+  }
+  const hit = perProgram.get(key);
+  if (hit) return hit;
+  const checker = program.getTypeChecker();
+  const memo = new WeakMap<ts.Node, BlockingChain | null>();
+
+  const link = (text: string, node: ts.Node, fromFile: string): ChainLink => {
+    const sf = node.getSourceFile();
+    const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+    return { text, line, file: sf.fileName === fromFile ? null : path.basename(sf.fileName), node: null };
+  };
+
+  const summarizeFn = (fn: ts.FunctionLikeDeclaration, fromFile: string, depth: number): BlockingChain | null => {
+    if (memo.has(fn)) return memo.get(fn) ?? null;
+    memo.set(fn, null);
+    const result = depth > MAX_DEPTH || !fn.body ? null : scanBody(fn.body, fromFile, depth);
+    memo.set(fn, result);
+    return result;
+  };
+
+  const scanBody = (body: ts.Node, fromFile: string, depth: number): BlockingChain | null => {
+    let found: BlockingChain | null = null;
+    const visit = (node: ts.Node): void => {
+      if (found) return;
+      if (ts.isFunctionLike(node) && !isSyncCallback(node)) return;
+      if (ts.isCallExpression(node)) {
+        const api = blockingApiAt(checker, node, options);
+        if (api) {
+          found = { links: [link(`calls \`${api}\``, node, fromFile)] };
+          return;
+        }
+      }
+      if ((ts.isWhileStatement(node) || ts.isDoStatement(node) || ts.isForStatement(node)) && isTypedBusyWait(node)) {
+        found = { links: [link('busy-waits on a clock', node, fromFile)] };
+        return;
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(body);
+    if (found) return found;
+    // Second pass: helpers, after every direct operation was tried.
+    const visitCalls = (node: ts.Node): void => {
+      if (found) return;
+      if (ts.isFunctionLike(node) && !isSyncCallback(node)) return;
+      if (ts.isCallExpression(node)) {
+        const inner = callChain(node, fromFile, depth + 1);
+        if (inner) {
+          found = inner;
+          return;
+        }
+      }
+      ts.forEachChild(node, visitCalls);
+    };
+    visitCalls(body);
+    return found;
+  };
+
+  const callChain = (call: ts.CallExpression, fromFile: string, depth: number): BlockingChain | null => {
+    if (depth > MAX_DEPTH) return null;
+    const target = calledDeclaration(program, checker, call.expression);
+    if (!target) return null;
+    const inner = summarizeFn(target.fn, fromFile, depth);
+    return inner ? { links: [link(`calls \`${target.name}()\``, call, fromFile), ...inner.links] } : null;
+  };
+
+  const result: TypedChains = { callChain };
+  perProgram.set(key, result);
+  return result;
+}
+
+const SYNC_CALLBACK_METHODS = new Set(['map', 'forEach', 'filter', 'reduce', 'some', 'every', 'find', 'flatMap', 'sort']);
+
+/** An arrow or function expression passed to an array method that calls it right away. */
+function isSyncCallback(node: ts.Node): boolean {
+  if (!ts.isArrowFunction(node) && !ts.isFunctionExpression(node)) return false;
+  if (hasModifier(node, ts.SyntaxKind.AsyncKeyword)) return false;
+  const parent = node.parent;
+  return (
+    ts.isCallExpression(parent) && parent.arguments[0] === node &&
+    ts.isPropertyAccessExpression(parent.expression) && SYNC_CALLBACK_METHODS.has(parent.expression.name.text)
+  );
+}
+
+function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
+}
+
+const CLOCK_TEXT = /\b(?:Date\.now|performance\.now|process\.hrtime)\s*\(/;
+
+function isTypedBusyWait(loop: ts.WhileStatement | ts.DoStatement | ts.ForStatement): boolean {
+  const cond = loop.kind === ts.SyntaxKind.ForStatement ? loop.condition : loop.expression;
+  if (!cond || !CLOCK_TEXT.test(cond.getText())) return false;
+  let yields = false;
+  const visit = (node: ts.Node): void => {
+    if (yields || ts.isFunctionLike(node)) return;
+    if (ts.isAwaitExpression(node) || ts.isYieldExpression(node) || (ts.isForOfStatement(node) && node.awaitModifier)) {
+      yields = true;
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(loop, visit);
+  return !yields;
+}
+
+function blockingApiAt(checker: ts.TypeChecker, call: ts.CallExpression, options: BlockingOptions): string | null {
+  const callee = call.expression;
+  if (
+    ts.isPropertyAccessExpression(callee) && callee.name.text === 'wait' &&
+    ts.isIdentifier(callee.expression) && callee.expression.text === 'Atomics' &&
+    (checker.getSymbolAtLocation(callee.expression)?.declarations ?? []).every((d) => d.getSourceFile().isDeclarationFile)
+  ) {
+    return 'Atomics.wait';
+  }
+  const ref = tsModuleRef(checker, callee, 0);
+  if (!ref) return null;
+  const entry = catalogueEntry(ref);
+  if (entry?.sized) return null; // sizes are judged at ESTree call sites only
+  if (entry) return options.allow.some((e) => normalizeModule(e.module).module === ref.module && e.export === ref.path.join('.')) ? null : entry.name;
+  const configured = options.blockingCalls.some(
+    (e) => normalizeModule(e.module).module === ref.module &&
+      (e.export !== undefined ? e.export === ref.path.join('.') : ref.path[ref.path.length - 1] === e.method),
+  );
+  return configured ? `${ref.module}.${ref.path.join('.')}` : null;
+}
+
+/** `fs.readFileSync`, `readFileSync` (imported or required) → the module export, in TypeScript's AST. */
+function tsModuleRef(checker: ts.TypeChecker, expr: ts.Expression, depth: number): ModuleRef | null {
+  if (depth > 6) return null;
+  if (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isNonNullExpression(expr)) {
+    return tsModuleRef(checker, expr.expression, depth + 1);
+  }
+  if (ts.isPropertyAccessExpression(expr)) {
+    const base = tsModuleRef(checker, expr.expression, depth + 1);
+    return base ? { module: base.module, path: [...base.path, expr.name.text] } : null;
+  }
+  if (ts.isCallExpression(expr)) return requireRef(expr);
+  if (!ts.isIdentifier(expr)) return null;
+  const decl = checker.getSymbolAtLocation(expr)?.declarations?.[0];
+  if (!decl) return null;
+  if (ts.isImportSpecifier(decl)) {
+    const spec = decl.parent.parent.parent.moduleSpecifier;
+    if (!ts.isStringLiteral(spec)) return null;
+    const base = normalizeModule(spec.text);
+    const name = (decl.propertyName ?? decl.name).text;
+    return name === 'default' ? base : { module: base.module, path: [...base.path, name] };
+  }
+  if (ts.isNamespaceImport(decl) || ts.isImportClause(decl)) {
+    const importDecl = ts.isNamespaceImport(decl) ? decl.parent.parent : decl.parent;
+    return ts.isStringLiteral(importDecl.moduleSpecifier) ? normalizeModule(importDecl.moduleSpecifier.text) : null;
+  }
+  if (ts.isVariableDeclaration(decl) && decl.initializer && ts.isIdentifier(decl.name)) {
+    return tsModuleRef(checker, decl.initializer, depth + 1);
+  }
+  if (ts.isBindingElement(decl) && ts.isObjectBindingPattern(decl.parent) && ts.isVariableDeclaration(decl.parent.parent)) {
+    const init = decl.parent.parent.initializer;
+    const base = init ? tsModuleRef(checker, init, depth + 1) : null;
+    const key = decl.propertyName ?? decl.name;
+    return base && ts.isIdentifier(key) ? { module: base.module, path: [...base.path, key.text] } : null;
+  }
+  return null;
+}
+
+function requireRef(call: ts.CallExpression): ModuleRef | null {
+  const arg = call.arguments[0];
+  return ts.isIdentifier(call.expression) && call.expression.text === 'require' && call.arguments.length === 1 &&
+    arg && ts.isStringLiteral(arg)
+    ? normalizeModule(arg.text)
+    : null;
+}
+
+/** The synchronous function a call runs, when it is declared in a source file of the program (not a library). */
+function calledDeclaration(
+  program: ts.Program,
+  checker: ts.TypeChecker,
+  callee: ts.Expression,
+): { fn: ts.FunctionLikeDeclaration; name: string } | null {
+  const at = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
+  let symbol = checker.getSymbolAtLocation(at);
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  const decl = symbol?.valueDeclaration ?? symbol?.declarations?.[0];
+  if (!decl) return null;
+  const sf = decl.getSourceFile();
+  if (sf.isDeclarationFile || program.isSourceFileFromExternalLibrary(sf)) return null;
+  let fn: ts.Node | undefined = decl;
+  if ((ts.isVariableDeclaration(decl) || ts.isPropertyDeclaration(decl) || ts.isPropertyAssignment(decl)) && decl.initializer) {
+    fn = decl.initializer;
+  }
+  if (
+    !fn ||
+    !(ts.isFunctionDeclaration(fn) || ts.isMethodDeclaration(fn) || ts.isFunctionExpression(fn) || ts.isArrowFunction(fn)) ||
+    hasModifier(fn, ts.SyntaxKind.AsyncKeyword) || fn.asteriskToken
+  ) {
+    return null;
+  }
+  return { fn, name: symbol?.name ?? 'function' };
+}
