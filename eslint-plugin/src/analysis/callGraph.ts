@@ -122,13 +122,13 @@ function calleeFunction(sourceCode: Services, callee: TSESTree.Node, depth: numb
     if (name === null) return null;
     if (expr.object.type === AST_NODE_TYPES.ThisExpression) {
       const cls = thisClass(expr);
-      return cls ? classMember(cls, name, false) : null;
+      return cls ? classMember(cls, name, inStaticMember(expr), expr.property.type === AST_NODE_TYPES.PrivateIdentifier) : null;
     }
     if (expr.object.type === AST_NODE_TYPES.Identifier) {
       const variable = findVariable(sourceCode, expr.object);
       const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
       if (def?.type === 'ClassName' && def.node.type === AST_NODE_TYPES.ClassDeclaration) {
-        return classMember(def.node, name, true);
+        return classMember(def.node, name, true, false);
       }
       if (def?.type === 'Variable' && def.node.parent.kind === 'const' && def.node.init?.type === AST_NODE_TYPES.ObjectExpression) {
         return objectMember(def.node.init, name);
@@ -138,14 +138,34 @@ function calleeFunction(sourceCode: Services, callee: TSESTree.Node, depth: numb
   return null;
 }
 
+/** In a static method, field or block, `this` is the class itself: `this.x()` calls a static member. */
+function inStaticMember(node: TSESTree.Node): boolean {
+  let current = node.parent;
+  while (current) {
+    if (current.type === AST_NODE_TYPES.StaticBlock) return true;
+    if (
+      current.type === AST_NODE_TYPES.MethodDefinition ||
+      current.type === AST_NODE_TYPES.PropertyDefinition ||
+      current.type === AST_NODE_TYPES.AccessorProperty
+    ) {
+      return current.static;
+    }
+    current = current.parent;
+  }
+  return false;
+}
+
 function classMember(
   cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression,
   name: string,
   isStatic: boolean,
+  isPrivate: boolean,
 ): FunctionNode | null {
   for (const member of cls.body.body) {
     if (member.type !== AST_NODE_TYPES.MethodDefinition && member.type !== AST_NODE_TYPES.PropertyDefinition) continue;
     if (member.static !== isStatic || member.computed) continue;
+    // `#work` and `work` are different members that share a name once the `#` is dropped.
+    if ((member.key.type === AST_NODE_TYPES.PrivateIdentifier) !== isPrivate) continue;
     const key = member.key.type === AST_NODE_TYPES.Identifier || member.key.type === AST_NODE_TYPES.PrivateIdentifier
       ? member.key.name
       : null;
