@@ -1,5 +1,7 @@
 export * from './ast';
 export * from './asyncContext';
+export * from './blockingApis';
+export * from './blockingChains';
 export * from './callGraph';
 export * from './catalog';
 export * from './construction';
