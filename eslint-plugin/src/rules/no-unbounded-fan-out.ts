@@ -1,16 +1,282 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
+import type { CollectionContext, FanOut, TextEdit } from '../analysis';
+import {
+  collectionSize, constNumber, createCollectionTypes, defaultImport, describeFanOut, findObjectProperty, fitsPMap,
+  freeName, importedModules, isGlobalName, limitedMapper, limitedValue, limiterDeclaration, mapperWork,
+  nearestDependencies, refMatches, resolveReference, skipTransparent, soleBatch, statementAnchor, staticPropertyName,
+} from '../analysis';
 import { createRule } from '../util/createRule';
+import type { EvidenceLocation } from '../util/evidence';
+import { evidenceAt, recordEvidence } from '../util/evidence';
+import { getSharedSettings } from '../util/settings';
 
-// Registered so the plugin's shape is complete while the rule is written; it reports nothing yet.
-export default createRule<[], never>({
+export type Options = [{ concurrency?: number; maxLiteralElements?: number }];
+export type MessageId = 'unboundedFanOut' | 'chunkedBatch' | 'unboundedPMap' | 'usePMap' | 'useLimiter' | 'addConcurrency';
+
+const COMBINATORS: ReadonlySet<string> = new Set(['all', 'allSettled', 'any', 'race']);
+
+export default createRule<Options, MessageId>({
   name: 'no-unbounded-fan-out',
   meta: {
     type: 'problem',
-    docs: { description: 'Pending: no-unbounded-fan-out', recommended: true, requiresTypeChecking: false },
-    messages: {},
-    schema: [],
+    docs: {
+      description: 'Require a concurrency bound when mapping a collection of unknown size to async calls',
+      recommended: true,
+      requiresTypeChecking: false,
+    },
+    hasSuggestions: true,
+    messages: {
+      unboundedFanOut:
+        '`Promise.{{method}}` starts {{what}} at once with no bound on how many run together{{where}}: a large input ' +
+        'blows through the downstream rate limit and keeps every call and its payload in memory until the last one ' +
+        'settles. {{remedy}}',
+      chunkedBatch:
+        'This loop awaits `Promise.{{method}}` on slices of {{size}} of `{{source}}` (loop at line {{line}}): each ' +
+        'slice waits for its slowest call, so finished slots sit idle and the next slice cannot start. A sliding ' +
+        'window keeps all {{size}} slots busy. {{remedy}}',
+      unboundedPMap:
+        '`{{callee}}` without a finite `concurrency` runs every item of `{{source}}` at once (the default is ' +
+        'unbounded): the downstream rate limit and memory take the whole input in one burst. Pass `{ concurrency: {{concurrency}} }`.',
+      usePMap: 'Rewrite as `pMap(…, { concurrency: {{concurrency}} })` from p-map.',
+      useLimiter: 'Run each call through a `pLimit({{concurrency}})` limiter from p-limit.',
+      addConcurrency: 'Pass `{ concurrency: {{concurrency}} }`.',
+    },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          concurrency: {
+            type: 'integer',
+            minimum: 1,
+            description: 'The bound the suggestions write (`pMap` concurrency, `pLimit(N)`). Choose it from the target rate times the call latency.',
+          },
+          maxLiteralElements: {
+            type: 'integer',
+            minimum: 0,
+            description: 'Collections whose size is evident and at most this many items (literal arrays, tuples, `slice(0, K)`) are not reported.',
+          },
+        },
+        additionalProperties: false,
+      },
+    ],
   },
-  defaultOptions: [],
-  create() {
-    return {};
+  defaultOptions: [{ concurrency: 8, maxLiteralElements: 16 }],
+  create(context, [options]) {
+    const sourceCode = context.sourceCode;
+    const concurrency = String(options.concurrency ?? 8);
+    const maxElements = options.maxLiteralElements ?? 16;
+    const services = ESLintUtils.getParserServices(context, true);
+    const settings = getSharedSettings(context);
+    const ctx: CollectionContext = {
+      sourceCode,
+      permitCallbacks: settings.permitCallbacks,
+      limiters: settings.limiters,
+      types: services.program ? createCollectionTypes(services as Parameters<typeof createCollectionTypes>[0]) : null,
+    };
+    let deps: { pMap: boolean; pLimit: boolean } | null = null;
+    const declared = (): { pMap: boolean; pLimit: boolean } => {
+      if (deps) return deps;
+      const names = nearestDependencies(context.filename).names;
+      const modules = importedModules(sourceCode);
+      deps = { pMap: names.has('p-map') || modules.has('p-map'), pLimit: names.has('p-limit') || modules.has('p-limit') };
+      return deps;
+    };
+    const remedy = (method: string, n: string): string => {
+      const d = declared();
+      if (d.pMap && (method === 'all' || !d.pLimit)) return `Bound it with \`pMap(…, { concurrency: ${n} })\` from p-map.`;
+      if (d.pLimit) return `Bound it with a \`pLimit(${n})\` limiter from p-limit.`;
+      return `Add \`p-map\` (or \`p-limit\`) to package.json and bound it to ${n} at a time.`;
+    };
+    const checkPMap = importedModules(sourceCode).has('p-map') || importedModules(sourceCode).has('bluebird');
+
+    function reportFanOut(call: TSESTree.CallExpression, method: string, fanOut: FanOut): void {
+      if (fanOut.size.kind === 'chunk') return reportChunk(call, method, fanOut);
+      const related: EvidenceLocation[] = [];
+      let where = '';
+      if (fanOut.shape === 'stored' && fanOut.origin) {
+        where = ` (mapped at line ${fanOut.origin.loc.start.line})`;
+        related.push(evidenceAt(fanOut.origin, 'the calls start here, one per item'));
+      } else if (fanOut.shape === 'push' && fanOut.origin) {
+        where = ` (pushed at line ${fanOut.origin.loc.start.line})`;
+        related.push(evidenceAt(fanOut.origin, 'one call starts here per loop iteration'));
+      }
+      const what = fanOut.shape === 'literal'
+        ? `${fanOut.count} calls`
+        : `one call per item of \`${describe(fanOut.collection)}\``;
+      recordEvidence(context, call, 'unboundedFanOut', related);
+      context.report({
+        node: call,
+        messageId: 'unboundedFanOut',
+        data: { method, what, where, remedy: remedy(method, concurrency) },
+        suggest: fanOutSuggestions(call, method, fanOut),
+      });
+    }
+
+    function reportChunk(call: TSESTree.CallExpression, method: string, fanOut: FanOut): void {
+      if (fanOut.size.kind !== 'chunk') return;
+      const chunk = fanOut.size.chunk;
+      // Slices of one run one call at a time: sequential, no idle slots to speak of.
+      if (chunk.sizeValue === 1 || !isAwaitedIn(call, chunk.loop)) return;
+      const size = sourceCode.getText(chunk.size);
+      recordEvidence(context, call, 'chunkedBatch', [evidenceAt(chunk.cut, 'the slice is cut here')]);
+      const batch = soleBatch(sourceCode, chunk, call);
+      const suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = [];
+      if (batch) {
+        const d = declared();
+        const combinator = `Promise.${method}`;
+        if (d.pMap && method === 'all' && fitsPMap(batch.mapper)) {
+          const imp = defaultImport(sourceCode, 'p-map', 'pMap');
+          const text = `await ${imp?.name}(${batch.source}, ${sourceCode.getText(batch.mapper)}, { concurrency: ${size} });`;
+          if (imp) suggest.push(suggestion('usePMap', size, [...optional(imp.edit), { range: chunk.loop.range, text }]));
+        } else if (d.pLimit) {
+          const imp = defaultImport(sourceCode, 'p-limit', 'pLimit');
+          const limit = freeName(sourceCode, 'limit');
+          const wrapped = limitedMapper(sourceCode, batch.mapper, limit, freeName(sourceCode, 'item'));
+          if (imp && wrapped) {
+            const edits = [
+              ...optional(imp.edit),
+              limiterDeclaration(sourceCode, chunk.loop, limit, imp.name, size),
+              { range: chunk.loop.range, text: `await ${combinator}(${batch.source}.map(${wrapped}));` },
+            ];
+            suggest.push(suggestion('useLimiter', size, edits));
+          }
+        }
+      }
+      context.report({
+        node: call,
+        messageId: 'chunkedBatch',
+        data: {
+          method, size, source: describe(chunk.source), line: chunk.loop.loc.start.line,
+          remedy: remedy(method, size).replace('Bound it', 'Replace the slices'),
+        },
+        suggest,
+      });
+    }
+
+    function fanOutSuggestions(call: TSESTree.CallExpression, method: string, fanOut: FanOut): TSESLint.SuggestionReportDescriptor<MessageId>[] {
+      const d = declared();
+      const mapCall = fanOut.mapCall;
+      if (fanOut.shape === 'map' && method === 'all' && d.pMap && mapCall && call.arguments[0] === mapCall) {
+        const edits = pMapEdits(call, mapCall);
+        if (edits) return [suggestion('usePMap', concurrency, edits)];
+      }
+      if (!d.pLimit || !fanOut.work) return [];
+      const imp = defaultImport(sourceCode, 'p-limit', 'pLimit');
+      if (!imp) return [];
+      const limit = freeName(sourceCode, 'limit');
+      const wrapped = fanOut.shape === 'push'
+        ? limitedValue(sourceCode, fanOut.work, limit)
+        : limitedMapper(sourceCode, fanOut.work, limit, freeName(sourceCode, 'item'));
+      const anchor = statementAnchor(fanOut.shape === 'push' && fanOut.loop ? fanOut.loop : (mapCall ?? call));
+      if (!wrapped || !anchor) return [];
+      return [suggestion('useLimiter', concurrency, [
+        ...optional(imp.edit),
+        limiterDeclaration(sourceCode, anchor, limit, imp.name, concurrency),
+        { range: fanOut.work.range, text: wrapped },
+      ])];
+    }
+
+    function pMapEdits(call: TSESTree.CallExpression, mapCall: TSESTree.CallExpression): TextEdit[] | null {
+      const callee = mapCall.callee;
+      const mapper = mapCall.arguments[0];
+      if (callee.type !== AST_NODE_TYPES.MemberExpression || staticPropertyName(callee) !== 'map' || mapCall.arguments.length !== 1) return null;
+      if (callee.optional || !mapper || !fitsPMap(mapper)) return null;
+      const imp = defaultImport(sourceCode, 'p-map', 'pMap');
+      if (!imp) return null;
+      const text = `${imp.name}(${sourceCode.getText(callee.object)}, ${sourceCode.getText(mapper)}, { concurrency: ${concurrency} })`;
+      return [...optional(imp.edit), { range: call.range, text }];
+    }
+
+    function suggestion(messageId: 'usePMap' | 'useLimiter' | 'addConcurrency', n: string, edits: TextEdit[]): TSESLint.SuggestionReportDescriptor<MessageId> {
+      return {
+        messageId,
+        data: { concurrency: n },
+        fix: (fixer) => mergeEdits(edits).map((e) => fixer.replaceTextRange([e.range[0], e.range[1]], e.text)),
+      };
+    }
+
+    function checkPMapCall(call: TSESTree.CallExpression): void {
+      const ref = resolveReference(sourceCode, call.callee);
+      const isPMap = refMatches(ref, 'p-map') || refMatches(ref, 'p-map', 'pMap');
+      if (!isPMap && !refMatches(ref, 'bluebird', 'map')) return;
+      const [input, mapper, opts] = call.arguments;
+      if (!input || !mapper || input.type === AST_NODE_TYPES.SpreadElement || mapper.type === AST_NODE_TYPES.SpreadElement) return;
+      if (opts && opts.type === AST_NODE_TYPES.SpreadElement) return;
+      const options = opts ? skipTransparent(opts) : null;
+      if (options && options.type !== AST_NODE_TYPES.ObjectExpression) return;
+      const prop = options ? findObjectProperty(options, 'concurrency') : null;
+      if (options?.properties.some((p) => p.type === AST_NODE_TYPES.SpreadElement)) return;
+      if (prop && constNumber(sourceCode, prop.value) !== Infinity) return;
+      const size = collectionSize(ctx, input);
+      if (size.kind === 'bounded' && size.count <= maxElements) return;
+      if (mapperWork(ctx, mapper) !== 'async') return;
+      const edit: TextEdit = prop
+        ? { range: prop.value.range, text: concurrency }
+        : options
+          ? { range: [options.range[0] + 1, options.range[0] + 1], text: options.properties.length > 0 ? ` concurrency: ${concurrency},` : ` concurrency: ${concurrency} ` }
+          : { range: [mapper.range[1], mapper.range[1]], text: `, { concurrency: ${concurrency} }` };
+      context.report({
+        node: call,
+        messageId: 'unboundedPMap',
+        data: { callee: sourceCode.getText(call.callee), source: describe(input), concurrency },
+        suggest: [suggestion('addConcurrency', concurrency, [edit])],
+      });
+    }
+
+    function describe(node: TSESTree.Node | null): string {
+      if (!node) return 'the input';
+      const text = sourceCode.getText(node).replace(/\s+/g, ' ');
+      return text.length <= 40 ? text : 'the input';
+    }
+
+    return {
+      CallExpression(call) {
+        const callee = skipTransparent(call.callee);
+        if (callee.type === AST_NODE_TYPES.MemberExpression) {
+          const object = skipTransparent(callee.object);
+          const method = staticPropertyName(callee);
+          if (object.type === AST_NODE_TYPES.Identifier && object.name === 'Promise' && method !== null && COMBINATORS.has(method) &&
+            isGlobalName(sourceCode, object)) {
+            const arg = call.arguments[0];
+            if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return;
+            const fanOut = describeFanOut(ctx, arg, maxElements);
+            if (fanOut) reportFanOut(call, method, fanOut);
+            return;
+          }
+        }
+        if (checkPMap) checkPMapCall(call);
+      },
+    };
   },
 });
+
+function optional<T>(value: T | null): T[] {
+  return value === null ? [] : [value];
+}
+
+/** Insertions at the same offset become one edit, so ESLint never sees overlapping fixes. */
+function mergeEdits(edits: readonly TextEdit[]): TextEdit[] {
+  const sorted = [...edits].sort((a, b) => a.range[0] - b.range[0]);
+  const merged: TextEdit[] = [];
+  for (const edit of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && last.range[0] === last.range[1] && last.range[1] === edit.range[0]) {
+      merged[merged.length - 1] = { range: [last.range[0], edit.range[1]], text: last.text + edit.text };
+    } else {
+      merged.push(edit);
+    }
+  }
+  return merged;
+}
+
+/** The combinator's promise is awaited inside the loop body, so each slice finishes before the next starts. */
+function isAwaitedIn(call: TSESTree.CallExpression, loop: TSESTree.Node): boolean {
+  let current: TSESTree.Node | undefined = call.parent;
+  while (current && current !== loop) {
+    if (current.type === AST_NODE_TYPES.AwaitExpression) return true;
+    if (current.type === AST_NODE_TYPES.FunctionExpression || current.type === AST_NODE_TYPES.ArrowFunctionExpression) return false;
+    current = current.parent;
+  }
+  return false;
+}

@@ -1,0 +1,163 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import type { ChunkLoop } from './collections';
+
+type Services = Readonly<TSESLint.SourceCode>;
+
+/**
+ * Text edits that bound a fan-out: `pMap(xs, fn, { concurrency: N })` from p-map, or a p-limit
+ * limiter around each call. Plain data (ranges and text); the rule turns them into suggestions.
+ */
+export interface TextEdit {
+  range: readonly [number, number];
+  text: string;
+}
+
+/** `import <name> from '<module>'`: the local name to use, and the insertion when the file has none yet. */
+export function defaultImport(sourceCode: Services, module: string, preferred: string): { name: string; edit: TextEdit | null } | null {
+  const body = sourceCode.ast.body;
+  const imports = body.filter((s): s is TSESTree.ImportDeclaration => s.type === AST_NODE_TYPES.ImportDeclaration);
+  for (const decl of imports) {
+    if (decl.source.value !== module || decl.importKind === 'type') continue;
+    const spec = decl.specifiers.find((s) => s.type === AST_NODE_TYPES.ImportDefaultSpecifier);
+    if (spec) return { name: spec.local.name, edit: null };
+  }
+  // p-map and p-limit are ES modules: a CommonJS file gets no rewrite rather than a broken one.
+  if (sourceCode.ast.sourceType !== 'module') return null;
+  if (imports.length === 0 && sourceCode.text.includes('require(')) return null;
+  const name = freeName(sourceCode, preferred);
+  const last = imports[imports.length - 1];
+  const quote = last?.source.raw.startsWith('"') ? '"' : "'";
+  const statement = `import ${name} from ${quote}${module}${quote};`;
+  if (last) return { name, edit: { range: [last.range[1], last.range[1]], text: `\n${statement}` } };
+  const first = body.find((s) => !(s.type === AST_NODE_TYPES.ExpressionStatement && s.directive !== undefined)) ?? body[0];
+  if (!first) return null;
+  return { name, edit: { range: [first.range[0], first.range[0]], text: `${statement}\n\n` } };
+}
+
+const namesCache = new WeakMap<object, ReadonlySet<string>>();
+
+/** `base`, or `base2`, `base3`… : the first name no identifier in the file uses. */
+export function freeName(sourceCode: Services, base: string): string {
+  let names = namesCache.get(sourceCode);
+  if (!names) {
+    names = new Set((sourceCode.ast.tokens ?? []).filter((t) => t.type === 'Identifier').map((t) => t.value));
+    namesCache.set(sourceCode, names);
+  }
+  if (!names.has(base)) return base;
+  for (let i = 2; ; i++) if (!names.has(`${base}${i}`)) return `${base}${i}`;
+}
+
+/** `mapper` rewritten so each call waits for a slot of `limit`; null when it cannot be done safely. */
+export function limitedMapper(sourceCode: Services, mapper: TSESTree.Node, limit: string, item: string): string | null {
+  if (mapper.type === AST_NODE_TYPES.ArrowFunctionExpression) {
+    const arrow = sourceCode.getTokenBefore(mapper.body, { filter: (t) => t.value === '=>' });
+    if (!arrow) return null;
+    const headStart = mapper.async ? (sourceCode.getTokenAfter(sourceCode.getFirstToken(mapper) as TSESTree.Token) as TSESTree.Token).range[0] : mapper.range[0];
+    const head = sourceCode.text.slice(headStart, arrow.range[1]);
+    const body = sourceCode.text.slice(arrow.range[1], mapper.range[1]).trim();
+    return `${head} ${limit}(${mapper.async ? 'async ' : ''}() => ${body})`;
+  }
+  if (mapper.type === AST_NODE_TYPES.Identifier || mapper.type === AST_NODE_TYPES.MemberExpression) {
+    return `(${item}) => ${limit}(() => ${sourceCode.getText(mapper)}(${item}))`;
+  }
+  return null;
+}
+
+/** `send(x)` → `limit(() => send(x))`, unless the value awaits or yields where it stands. */
+export function limitedValue(sourceCode: Services, value: TSESTree.Node, limit: string): string | null {
+  let suspends = false;
+  walk(value, sourceCode.visitorKeys, (node) => {
+    if (isFunctionNode(node)) return false;
+    if (node.type === AST_NODE_TYPES.AwaitExpression || node.type === AST_NODE_TYPES.YieldExpression) suspends = true;
+    return undefined;
+  });
+  return suspends ? null : `${limit}(() => ${sourceCode.getText(value)})`;
+}
+
+/** True when a mapper can move into `pMap` unchanged: it reads at most the item and the index. */
+export function fitsPMap(mapper: TSESTree.Node): boolean {
+  const expr = skipTransparent(mapper);
+  if (isFunctionNode(expr)) return expr.params.length <= 2 && !expr.generator;
+  return expr.type === AST_NODE_TYPES.Identifier || expr.type === AST_NODE_TYPES.MemberExpression;
+}
+
+/** The statement to put a `const limit = pLimit(N)` in front of: `node`'s nearest ancestor in a statement list. */
+export function statementAnchor(node: TSESTree.Node): TSESTree.Node | null {
+  let current: TSESTree.Node | undefined = node;
+  while (current?.parent) {
+    const parent: TSESTree.Node = current.parent;
+    if (
+      parent.type === AST_NODE_TYPES.Program || parent.type === AST_NODE_TYPES.BlockStatement ||
+      parent.type === AST_NODE_TYPES.StaticBlock || parent.type === AST_NODE_TYPES.TSModuleBlock ||
+      (parent.type === AST_NODE_TYPES.SwitchCase && parent.consequent.includes(current as TSESTree.Statement))
+    ) {
+      return current;
+    }
+    current = parent;
+  }
+  return null;
+}
+
+/** `const limit = pLimit(8);` placed before `anchor`, on its own line with the anchor's indentation. */
+export function limiterDeclaration(sourceCode: Services, anchor: TSESTree.Node, limit: string, factory: string, concurrency: string): TextEdit {
+  const line = sourceCode.lines[anchor.loc.start.line - 1] ?? '';
+  const prefix = line.slice(0, anchor.loc.start.column);
+  const separator = /^\s*$/.test(prefix) ? `\n${prefix}` : ' ';
+  return { range: [anchor.range[0], anchor.range[0]], text: `const ${limit} = ${factory}(${concurrency});${separator}` };
+}
+
+/**
+ * A chunk loop whose body is only the batch (`await Promise.all(slice.map(fn))`), with the
+ * pieces a rewrite needs; null for any other shape (results collected, extra statements, splice).
+ */
+export function soleBatch(
+  sourceCode: Services,
+  chunk: ChunkLoop,
+  combinator: TSESTree.CallExpression,
+): { mapper: TSESTree.Node; source: string } | null {
+  const loop = chunk.loop;
+  const body = loop.body.type === AST_NODE_TYPES.BlockStatement ? loop.body.body : [loop.body];
+  const only = body.length === 1 ? body[0] : undefined;
+  if (only?.type !== AST_NODE_TYPES.ExpressionStatement || only.expression.type !== AST_NODE_TYPES.AwaitExpression) return null;
+  if (only.expression.argument !== combinator) return null;
+  const arg = combinator.arguments[0];
+  if (arg?.type !== AST_NODE_TYPES.CallExpression || arg.callee.type !== AST_NODE_TYPES.MemberExpression) return null;
+  if (staticPropertyName(arg.callee) !== 'map' || arg.arguments.length !== 1 || arg.callee.optional) return null;
+  const mapper = arg.arguments[0] as TSESTree.Node;
+  const source = sourceCode.getText(chunk.source);
+  const sizeText = sourceCode.getText(chunk.size);
+  if (chunk.via === 'slice') {
+    if (arg.callee.object !== chunk.cut || loop.type !== AST_NODE_TYPES.ForStatement) return null;
+    const counter = sliceCounter(loop, source, sizeText, sourceCode);
+    const start = chunk.cut.arguments[0];
+    if (!counter || start?.type !== AST_NODE_TYPES.Identifier || start.name !== counter) return null;
+    return { mapper, source };
+  }
+  if (chunk.via === 'chunk' && loop.type === AST_NODE_TYPES.ForOfStatement && loop.right === chunk.cut) {
+    const decl = loop.left;
+    const batch = decl.type === AST_NODE_TYPES.VariableDeclaration ? decl.declarations[0]?.id : null;
+    const object = arg.callee.object;
+    if (batch?.type === AST_NODE_TYPES.Identifier && object.type === AST_NODE_TYPES.Identifier && object.name === batch.name) {
+      return { mapper, source };
+    }
+  }
+  return null;
+}
+
+/** `for (let i = 0; i < xs.length; i += n)` → `i`, when the loop walks `xs` exactly in steps of `n`. */
+function sliceCounter(loop: TSESTree.ForStatement, source: string, size: string, sourceCode: Services): string | null {
+  const init = loop.init;
+  if (init?.type !== AST_NODE_TYPES.VariableDeclaration || init.declarations.length !== 1) return null;
+  const decl = init.declarations[0] as TSESTree.VariableDeclarator;
+  if (decl.id.type !== AST_NODE_TYPES.Identifier || decl.init?.type !== AST_NODE_TYPES.Literal || decl.init.value !== 0) return null;
+  const name = decl.id.name;
+  const test = loop.test;
+  if (test?.type !== AST_NODE_TYPES.BinaryExpression || test.operator !== '<') return null;
+  if (test.left.type !== AST_NODE_TYPES.Identifier || test.left.name !== name || sourceCode.getText(test.right) !== `${source}.length`) return null;
+  const update = loop.update;
+  if (update?.type !== AST_NODE_TYPES.AssignmentExpression || update.operator !== '+=') return null;
+  if (update.left.type !== AST_NODE_TYPES.Identifier || update.left.name !== name || sourceCode.getText(update.right) !== size) return null;
+  return name;
+}
