@@ -10,4 +10,7 @@ export * from './dependencies';
 export * from './fanOutRewrites';
 export * from './imports';
 export * from './locks';
+export * from './permitRewrites';
+export * from './permits';
 export * from './promises';
+export * from './sleeps';

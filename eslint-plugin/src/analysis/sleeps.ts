@@ -1,0 +1,406 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { ModuleExport } from '../util/settings';
+import type { FunctionNode } from './ast';
+import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { isSynchronouslyInvoked } from './asyncContext';
+import { getCallGraph } from './callGraph';
+import { getConstruction } from './construction';
+import type { ModuleRef } from './imports';
+import { refMatches, resolveReference } from './imports';
+
+type Services = Readonly<TSESLint.SourceCode>;
+
+/**
+ * `sleep`: the call waits for a timer and does nothing else.
+ * `retry`: a retry helper that sleeps between attempts (p-retry, async-retry, …).
+ */
+export type SleepKind = 'sleep' | 'retry';
+
+export type SleepNode = TSESTree.CallExpression | TSESTree.NewExpression;
+
+export type LoopNode =
+  | TSESTree.ForStatement
+  | TSESTree.ForOfStatement
+  | TSESTree.ForInStatement
+  | TSESTree.WhileStatement
+  | TSESTree.DoWhileStatement;
+
+export interface SleepSite {
+  /** The sleeping expression, or the call to a same-file function whose execution sleeps. */
+  node: SleepNode;
+  kind: SleepKind;
+  /** When `node` calls a same-file function that sleeps somewhere inside: the sleep it reaches. */
+  via: SleepSite | null;
+  /** A hand-written retry loop around `node` in the same function: the sleep runs after a `catch`. */
+  retryLoop: LoopNode | null;
+}
+
+/** Retry helpers that back off between attempts; the first argument is the attempt. */
+export const RETRY_HELPERS: readonly { module: string; export: string }[] = [
+  { module: 'p-retry', export: 'default' },
+  { module: 'p-retry', export: 'pRetry' },
+  { module: 'async-retry', export: 'default' },
+  { module: 'exponential-backoff', export: 'backOff' },
+  { module: 'promise-retry', export: 'default' },
+];
+
+/** Promise-returning sleeps exported by modules: `setTimeout` from `timers/promises`, `delay`. */
+const SLEEP_EXPORTS: readonly { module: string; path: readonly string[] }[] = [
+  { module: 'timers', path: ['promises', 'setTimeout'] },
+  { module: 'timers', path: ['promises', 'scheduler', 'wait'] },
+  { module: 'delay', path: [] },
+  { module: 'delay', path: ['default'] },
+];
+
+export interface SleepAnalysis {
+  /** What a call or `new` expression is by itself, without looking into same-file callees. */
+  classify(node: SleepNode): SleepKind | null;
+  /** True when the body of `fn` is a sleep: its only await/return of a promise is a sleep. */
+  isSleepFunction(fn: FunctionNode): boolean;
+  /** Sleeps whose promise `fn` waits for while it runs: directly, in a retry loop, or in same-file callees. */
+  sitesIn(fn: FunctionNode): readonly SleepSite[];
+  /** Sleeps reached by `node` and waited for, like `sitesIn` but for any node inside a function. */
+  sitesUnder(root: TSESTree.Node): readonly SleepSite[];
+}
+
+const MAX_DEPTH = 4;
+
+/**
+ * The sleep analysis for one file. `extraSleeps` are team-declared sleeps
+ * (`{ module, export }` or `{ module?, method }`) from settings and options.
+ */
+export function createSleepAnalysis(sourceCode: Services, extraSleeps: readonly ModuleExport[] = []): SleepAnalysis {
+  const graph = getCallGraph(sourceCode);
+  const classifyCache = new WeakMap<TSESTree.Node, SleepKind | null>();
+  const sleepFnCache = new WeakMap<FunctionNode, boolean>();
+  const sitesCache = new WeakMap<FunctionNode, readonly SleepSite[]>();
+  const inProgress = new WeakSet<FunctionNode>();
+
+  const classify = (node: SleepNode): SleepKind | null => {
+    const hit = classifyCache.get(node);
+    if (hit !== undefined) return hit;
+    classifyCache.set(node, null);
+    const result = classifyUncached(node, 0);
+    classifyCache.set(node, result);
+    return result;
+  };
+
+  const classifyUncached = (node: SleepNode, depth: number): SleepKind | null => {
+    if (node.type === AST_NODE_TYPES.NewExpression) return isTimerPromise(sourceCode, node) ? 'sleep' : null;
+    const ref = resolveReference(sourceCode, node.callee);
+    if (ref) {
+      if (isSleepRef(ref) || extraSleeps.some((s) => s.export !== undefined && s.module !== undefined && refMatches(ref, s.module, s.export))) {
+        return 'sleep';
+      }
+      if (RETRY_HELPERS.some((r) => refMatches(ref, r.module, r.export))) return 'retry';
+    }
+    if (isPromisifiedTimerCall(sourceCode, node)) return 'sleep';
+    if (matchesSleepMethod(sourceCode, node, extraSleeps)) return 'sleep';
+    if (depth >= MAX_DEPTH) return null;
+    const target = graph.resolveCall(node);
+    return target && isSleepFunctionAt(target.node, depth + 1) ? 'sleep' : null;
+  };
+
+  const isSleepFunctionAt = (fn: FunctionNode, depth: number): boolean => {
+    const hit = sleepFnCache.get(fn);
+    if (hit !== undefined) return hit;
+    sleepFnCache.set(fn, false);
+    const result = sleepBody(fn, (n) => classifyUncached(n, depth) === 'sleep');
+    sleepFnCache.set(fn, result);
+    return result;
+  };
+
+  const sitesUnder = (root: TSESTree.Node): SleepSite[] => {
+    const sites: SleepSite[] = [];
+    walk(root, sourceCode.visitorKeys, (node) => {
+      if (node !== root && isFunctionNode(node) && !isSynchronouslyInvoked(node)) return false;
+      if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.NewExpression) return true;
+      if (!isWaitedFor(node)) return true;
+      const kind = classify(node);
+      if (kind) {
+        sites.push({ node, kind, via: null, retryLoop: kind === 'sleep' ? enclosingRetryLoop(node) : null });
+        return false;
+      }
+      if (node.type === AST_NODE_TYPES.CallExpression) {
+        const target = graph.resolveCall(node);
+        if (target && !contains(target.node, node)) {
+          const inner = sitesIn(target.node)[0];
+          if (inner) sites.push({ node, kind: inner.kind, via: inner, retryLoop: null });
+        }
+      }
+      return true;
+    });
+    return sites;
+  };
+
+  const sitesIn = (fn: FunctionNode): readonly SleepSite[] => {
+    const hit = sitesCache.get(fn);
+    if (hit) return hit;
+    if (inProgress.has(fn)) return [];
+    inProgress.add(fn);
+    const result = sitesUnder(fn);
+    inProgress.delete(fn);
+    sitesCache.set(fn, result);
+    return result;
+  };
+
+  return {
+    classify,
+    isSleepFunction: (fn) => isSleepFunctionAt(fn, 0),
+    sitesIn,
+    sitesUnder,
+  };
+}
+
+function isSleepRef(ref: ModuleRef): boolean {
+  return SLEEP_EXPORTS.some((s) => refMatches(ref, s.module, ...s.path));
+}
+
+/** `setTimeout` the global, or the callback `setTimeout` of `timers`. */
+function isCallbackTimer(sourceCode: Services, callee: TSESTree.Node): boolean {
+  const expr = skipTransparent(callee);
+  if (expr.type === AST_NODE_TYPES.Identifier && expr.name === 'setTimeout') {
+    const variable = findVariable(sourceCode, expr);
+    if (!variable || variable.defs.length === 0) return true;
+  }
+  if (
+    expr.type === AST_NODE_TYPES.MemberExpression &&
+    expr.object.type === AST_NODE_TYPES.Identifier &&
+    (expr.object.name === 'globalThis' || expr.object.name === 'window') &&
+    staticPropertyName(expr) === 'setTimeout'
+  ) {
+    return true;
+  }
+  return refMatches(resolveReference(sourceCode, expr), 'timers', 'setTimeout');
+}
+
+/**
+ * `new Promise(r => setTimeout(r, ms))`, `new Promise((resolve) => { setTimeout(resolve, ms); })`
+ * and `setTimeout(() => resolve(), ms)`: a promise whose executor does nothing but start a timer
+ * that resolves it.
+ */
+function isTimerPromise(sourceCode: Services, node: TSESTree.NewExpression): boolean {
+  const callee = skipTransparent(node.callee);
+  if (callee.type !== AST_NODE_TYPES.Identifier || callee.name !== 'Promise') return false;
+  const executor = node.arguments[0];
+  if (!executor || !isFunctionNode(executor)) return false;
+  const resolve = executor.params[0];
+  if (resolve?.type !== AST_NODE_TYPES.Identifier) return false;
+  let timer: TSESTree.Node | null = null;
+  if (executor.body.type === AST_NODE_TYPES.BlockStatement) {
+    const statements = executor.body.body;
+    if (statements.length !== 1) return false;
+    const only = statements[0] as TSESTree.Statement;
+    if (only.type === AST_NODE_TYPES.ExpressionStatement) timer = only.expression;
+    else if (only.type === AST_NODE_TYPES.ReturnStatement) timer = only.argument;
+  } else {
+    timer = executor.body;
+  }
+  if (!timer) return false;
+  timer = skipTransparent(timer);
+  if (timer.type !== AST_NODE_TYPES.CallExpression || !isCallbackTimer(sourceCode, timer.callee)) return false;
+  const first = timer.arguments[0];
+  return first !== undefined && callsOnly(first, resolve.name);
+}
+
+/** `resolve` itself, or a function whose body only calls `resolve(...)`. */
+function callsOnly(node: TSESTree.Node, name: string): boolean {
+  const expr = skipTransparent(node);
+  if (expr.type === AST_NODE_TYPES.Identifier) return expr.name === name;
+  if (!isFunctionNode(expr)) return false;
+  let body: TSESTree.Node | null | undefined = expr.body;
+  if (body.type === AST_NODE_TYPES.BlockStatement) {
+    const only = body.body.length === 1 ? body.body[0] : undefined;
+    body = only?.type === AST_NODE_TYPES.ExpressionStatement ? only.expression : null;
+  }
+  if (!body) return false;
+  const call = skipTransparent(body);
+  return call.type === AST_NODE_TYPES.CallExpression && skipTransparent(call.callee).type === AST_NODE_TYPES.Identifier &&
+    (skipTransparent(call.callee) as TSESTree.Identifier).name === name;
+}
+
+/** `util.promisify(setTimeout)` called directly or through a `const`. */
+function isPromisifiedTimerCall(sourceCode: Services, call: TSESTree.CallExpression): boolean {
+  let callee = skipTransparent(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(sourceCode, callee);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.type !== 'Variable' || def.node.id !== def.name || !def.node.init || def.node.parent.kind !== 'const') return false;
+    callee = skipTransparent(def.node.init);
+  }
+  if (callee.type !== AST_NODE_TYPES.CallExpression) return false;
+  const arg = callee.arguments[0];
+  return (
+    refMatches(resolveReference(sourceCode, callee.callee), 'util', 'promisify') &&
+    arg !== undefined &&
+    isCallbackTimer(sourceCode, arg)
+  );
+}
+
+/** A team-declared sleep method: `{ module?, method }` on an object constructed from `module`. */
+function matchesSleepMethod(sourceCode: Services, call: TSESTree.CallExpression, extra: readonly ModuleExport[]): boolean {
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const name = staticPropertyName(callee);
+  if (name === null) return false;
+  return extra.some((s) => {
+    if (s.method !== name) return false;
+    if (s.module === undefined) return true;
+    const ref = getConstruction(sourceCode, callee.object)?.ref ?? resolveReference(sourceCode, callee.object);
+    return ref !== null && ref !== undefined && ref.module === s.module;
+  });
+}
+
+/**
+ * A body is a sleep when it returns or awaits a sleep and awaits nothing else: `(ms) => sleep(ms)`,
+ * `async function backoff(n) { await setTimeout(2 ** n * 100); }`. A poller that awaits an API
+ * call between sleeps is real work, not a sleep.
+ */
+function sleepBody(fn: FunctionNode, isSleep: (n: SleepNode) => boolean): boolean {
+  if (fn.generator) return false;
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) {
+    return isSleepExpression(fn.body, isSleep);
+  }
+  let sleeps = 0;
+  let other = false;
+  for (const statement of fn.body.body) {
+    let expr: TSESTree.Node | null | undefined = null;
+    if (statement.type === AST_NODE_TYPES.ReturnStatement) expr = statement.argument;
+    else if (statement.type === AST_NODE_TYPES.ExpressionStatement) expr = statement.expression;
+    if (expr && isSleepExpression(expr, isSleep)) {
+      sleeps++;
+      continue;
+    }
+    if (statement.type === AST_NODE_TYPES.ReturnStatement || containsAwait(statement)) other = true;
+  }
+  return sleeps > 0 && !other;
+}
+
+function isSleepExpression(node: TSESTree.Node, isSleep: (n: SleepNode) => boolean): boolean {
+  let expr = skipTransparent(node);
+  if (expr.type === AST_NODE_TYPES.AwaitExpression) expr = skipTransparent(expr.argument);
+  return (expr.type === AST_NODE_TYPES.CallExpression || expr.type === AST_NODE_TYPES.NewExpression) && isSleep(expr);
+}
+
+function containsAwait(node: TSESTree.Node): boolean {
+  let found = false;
+  const visit = (n: TSESTree.Node): void => {
+    if (found) return;
+    if (n.type === AST_NODE_TYPES.AwaitExpression || n.type === AST_NODE_TYPES.YieldExpression) {
+      found = true;
+      return;
+    }
+    if (isFunctionNode(n)) return;
+    for (const key of Object.keys(n)) {
+      if (key === 'parent') continue;
+      const child = (n as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(child)) {
+        for (const c of child) if (c && typeof (c as TSESTree.Node).type === 'string') visit(c as TSESTree.Node);
+      } else if (child && typeof (child as TSESTree.Node).type === 'string') {
+        visit(child as TSESTree.Node);
+      }
+    }
+  };
+  visit(node);
+  return found;
+}
+
+const PROMISE_COMBINATORS: ReadonlySet<string> = new Set(['all', 'allSettled']);
+
+/**
+ * Does the enclosing function wait for this promise? True when it is awaited, returned (so the
+ * caller waits), the body of an arrow, or an element of an awaited `Promise.all([...])`. A timer
+ * that is only started (`void sleep(1)`, `sleep(1).then(...)`) or raced against work
+ * (`Promise.race`, a timeout) is not waited for.
+ */
+export function isWaitedFor(node: TSESTree.Node): boolean {
+  let current: TSESTree.Node = node;
+  for (;;) {
+    const parent: TSESTree.Node | undefined = current.parent;
+    if (!parent) return false;
+    switch (parent.type) {
+      case AST_NODE_TYPES.TSAsExpression:
+      case AST_NODE_TYPES.TSNonNullExpression:
+      case AST_NODE_TYPES.TSSatisfiesExpression:
+      case AST_NODE_TYPES.TSTypeAssertion:
+        current = parent;
+        continue;
+      case AST_NODE_TYPES.AwaitExpression:
+        return true;
+      case AST_NODE_TYPES.ReturnStatement:
+        return !resultIgnored(parent);
+      case AST_NODE_TYPES.ArrowFunctionExpression:
+        return parent.body === current && !resultIgnored(parent);
+      case AST_NODE_TYPES.ArrayExpression: {
+        const call = parent.parent;
+        if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== parent) return false;
+        const callee = skipTransparent(call.callee);
+        if (
+          callee.type !== AST_NODE_TYPES.MemberExpression ||
+          callee.object.type !== AST_NODE_TYPES.Identifier ||
+          callee.object.name !== 'Promise' ||
+          !PROMISE_COMBINATORS.has(staticPropertyName(callee) ?? '')
+        ) {
+          return false;
+        }
+        current = call;
+        continue;
+      }
+      default:
+        return false;
+    }
+  }
+}
+
+/** `items.forEach(() => sleep(1))`: the callback's result is thrown away. */
+function resultIgnored(node: TSESTree.Node): boolean {
+  const fn = isFunctionNode(node) ? node : enclosingFn(node);
+  const call = fn?.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || !call.arguments.includes(fn as TSESTree.CallExpressionArgument)) return false;
+  const callee = skipTransparent(call.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression && staticPropertyName(callee) === 'forEach';
+}
+
+function enclosingFn(node: TSESTree.Node): FunctionNode | null {
+  let current = node.parent;
+  while (current && !isFunctionNode(current)) current = current.parent;
+  return current ?? null;
+}
+
+const LOOP_TYPES: ReadonlySet<string> = new Set([
+  AST_NODE_TYPES.ForStatement,
+  AST_NODE_TYPES.ForOfStatement,
+  AST_NODE_TYPES.ForInStatement,
+  AST_NODE_TYPES.WhileStatement,
+  AST_NODE_TYPES.DoWhileStatement,
+]);
+
+/**
+ * The loop that makes a sleep a retry backoff: the sleep sits in a `catch` clause inside the loop,
+ * or after a `try … catch` statement in the loop's body. Stops at the function boundary.
+ */
+export function enclosingRetryLoop(node: TSESTree.Node): LoopNode | null {
+  let inCatch = false;
+  let child: TSESTree.Node = node;
+  let current = node.parent;
+  while (current && !isFunctionNode(current)) {
+    if (current.type === AST_NODE_TYPES.CatchClause) inCatch = true;
+    if (current.type === AST_NODE_TYPES.BlockStatement && !inCatch) {
+      const index = current.body.indexOf(child as TSESTree.Statement);
+      if (index > 0 && current.body.slice(0, index).some((s) => s.type === AST_NODE_TYPES.TryStatement && s.handler)) {
+        inCatch = LOOP_TYPES.has(current.parent?.type ?? '');
+      }
+    }
+    if (LOOP_TYPES.has(current.type) && (current as LoopNode).body !== undefined && contains((current as LoopNode).body, node)) {
+      return inCatch ? (current as LoopNode) : null;
+    }
+    child = current;
+    current = current.parent;
+  }
+  return null;
+}
+
+function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
+  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
+}

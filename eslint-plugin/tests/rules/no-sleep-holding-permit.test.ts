@@ -1,0 +1,1118 @@
+import rule from '../../src/rules/no-sleep-holding-permit';
+import { createRuleTester } from '../ruleTester';
+
+const ruleTester = createRuleTester();
+
+ruleTester.run('no-sleep-holding-permit', rule, {
+  valid: [
+    // --- sleeps outside the held region ---
+    `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(4);
+export async function poll(url: string) {
+  await sleep(1000);
+  return limit(() => fetch(url));
+}
+`,
+    // The retry takes the permit per attempt: backoff sleeps hold nothing.
+    `
+import pLimit from 'p-limit';
+import pRetry from 'p-retry';
+const limit = pLimit(8);
+export const summarize = (id: string) => pRetry(() => limit(() => fetch(id)), { retries: 3 });
+`,
+    `
+import retry from 'async-retry';
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+export async function save(row: string) {
+  return retry(async (bail) => mutex.runExclusive(() => write(row, bail)), { retries: 5 });
+}
+declare function write(row: string, bail: unknown): Promise<void>;
+`,
+    // A hand-written retry loop outside the permit, one permit per attempt.
+    `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(8);
+export async function call(url: string) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await limit(() => fetch(url));
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await sleep(2 ** attempt * 100);
+    }
+  }
+}
+`,
+    // A sleep after the manual release is outside the region.
+    `
+import { Mutex } from 'async-mutex';
+import { setTimeout as sleep } from 'node:timers/promises';
+const mutex = new Mutex();
+export async function tick() {
+  const release = await mutex.acquire();
+  try {
+    await flush();
+  } finally {
+    release();
+  }
+  await sleep(50);
+}
+declare function flush(): Promise<void>;
+`,
+    // A function that sleeps but is never called from inside a region.
+    `
+import pLimit from 'p-limit';
+const limit = pLimit(2);
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export async function run(url: string) {
+  await pause(10);
+  return limit(() => fetch(url));
+}
+`,
+    // --- timers that are scheduled but not awaited ---
+    `
+import pLimit from 'p-limit';
+const limit = pLimit(2);
+export function run(url: string) {
+  return limit(async () => {
+    setTimeout(() => console.log('slow'), 5000);
+    return fetch(url);
+  });
+}
+`,
+    `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+export function run() {
+  return mutex.runExclusive(async () => {
+    const timer = setTimeout(() => undefined, 1000).unref();
+    await flush();
+    clearTimeout(timer);
+  });
+}
+declare function flush(): Promise<void>;
+`,
+    // AbortSignal.timeout bounds the real work; it does not sleep.
+    `
+import pLimit from 'p-limit';
+const limit = pLimit(5);
+export const get = (url: string) => limit(() => fetch(url, { signal: AbortSignal.timeout(5000) }));
+`,
+    // A sleep promise that is started but not waited for.
+    `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(5);
+export const get = (url: string) => limit(async () => {
+  void sleep(100);
+  return fetch(url);
+});
+`,
+    // A timeout raced against the work ends the wait early; it is not a pause.
+    `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(5);
+export const get = (url: string) => limit(() => Promise.race([fetch(url), sleep(5000)]));
+`,
+    // A sleep inside a timer callback runs after the permit is back.
+    `
+import { Mutex } from 'async-mutex';
+import { setTimeout as sleep } from 'node:timers/promises';
+const mutex = new Mutex();
+export const run = () => mutex.runExclusive(async () => {
+  setTimeout(async () => {
+    await sleep(100);
+  }, 0);
+});
+`,
+    // The callback of forEach is not waited for.
+    `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(5);
+export const run = (ids: number[]) => limit(async () => {
+  ids.forEach((id) => sleep(id));
+});
+`,
+    // --- real work awaited inside the region ---
+    `
+import pLimit from 'p-limit';
+import pg from 'pg';
+const limit = pLimit(10);
+const pool = new pg.Pool();
+export const load = (id: string) => limit(async () => {
+  const res = await fetch('https://api.example.com/' + id);
+  await pool.query('insert into t values ($1)', [await res.text()]);
+});
+`,
+    // Named like a sleep, but the body polls an API: real work.
+    `
+import pLimit from 'p-limit';
+const limit = pLimit(3);
+async function waitForJob(id: string) {
+  const res = await fetch('https://jobs.example.com/' + id);
+  return res.json();
+}
+export const run = (id: string) => limit(() => waitForJob(id));
+`,
+    `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+async function sleep(key: string) {
+  return store.hibernate(key);
+}
+export const run = () => mutex.runExclusive(() => sleep('a'));
+declare const store: { hibernate(key: string): Promise<void> };
+`,
+    // An executor that waits for an event, not a timer.
+    `
+import pLimit from 'p-limit';
+import { EventEmitter } from 'node:events';
+const limit = pLimit(3);
+const bus = new EventEmitter();
+export const run = () => limit(() => new Promise((resolve) => { bus.once('done', resolve); }));
+`,
+    // An executor that does work besides arming the timer is not a plain sleep.
+    `
+import pLimit from 'p-limit';
+const limit = pLimit(3);
+export const run = () => limit(() => new Promise((resolve) => {
+  socket.write('ping');
+  setTimeout(resolve, 10);
+}));
+declare const socket: { write(s: string): void };
+`,
+    // A local function called setTimeout is not the timer.
+    `
+import pLimit from 'p-limit';
+const limit = pLimit(3);
+function setTimeout(cb: () => void, _ms: number) { cb(); }
+export const run = () => limit(() => new Promise<void>((r) => setTimeout(r, 10)));
+`,
+    // --- not a permit ---
+    // An unbounded p-queue and a Bottleneck with only minTime do not cap concurrency.
+    `
+import PQueue from 'p-queue';
+import { setTimeout as sleep } from 'node:timers/promises';
+const queue = new PQueue();
+export const run = () => queue.add(async () => { await sleep(10); });
+`,
+    `
+import Bottleneck from 'bottleneck';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limiter = new Bottleneck({ minTime: 100 });
+export const run = () => limiter.schedule(async () => { await sleep(10); });
+`,
+    `
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = (fn: () => Promise<void>) => fn();
+export const run = () => limit(async () => { await sleep(10); });
+`,
+    // runExclusive on an object from a file that does not use async-mutex.
+    `
+import { setTimeout as sleep } from 'node:timers/promises';
+export const run = (db: { runExclusive(cb: () => Promise<void>): Promise<void> }) =>
+  db.runExclusive(async () => { await sleep(10); });
+`,
+    // A local object called navigator.
+    `
+import { setTimeout as sleep } from 'node:timers/promises';
+const navigator = { locks: { request: (_n: string, cb: () => Promise<void>) => cb() } };
+export const run = () => navigator.locks.request('a', async () => { await sleep(10); });
+`,
+    // A retry function from an unknown module is not known to back off.
+    `
+import pLimit from 'p-limit';
+import { retry } from './local-retry';
+const limit = pLimit(2);
+export const run = (url: string) => limit(() => retry(() => fetch(url)));
+`,
+    // The callback timer from node:timers, not awaited.
+    `
+import pLimit from 'p-limit';
+import { setTimeout } from 'node:timers';
+const limit = pLimit(2);
+export const run = () => limit(async () => { setTimeout(() => undefined, 10); });
+`,
+    // The region releases before the sleep in every branch.
+    `
+import { Semaphore } from 'async-mutex';
+import { setTimeout as sleep } from 'node:timers/promises';
+const sem = new Semaphore(3);
+export async function run() {
+  const [, release] = await sem.acquire();
+  release();
+  await sleep(100);
+}
+`,
+    // A pooled client released before the backoff.
+    `
+import pg from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
+const pool = new pg.Pool();
+export async function run() {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const client = await pool.connect();
+    try {
+      return await client.query('select 1');
+    } catch {
+      // handled below
+    } finally {
+      client.release();
+    }
+    await sleep(100);
+  }
+}
+`,
+    // A nested function defined in the region but only stored.
+    `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(2);
+const handlers: Array<() => Promise<void>> = [];
+export const run = () => limit(async () => {
+  handlers.push(async () => { await sleep(10); });
+});
+`,
+    // A sleep in a loop without try/catch is a pause between polls, but still outside the region.
+    `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(2);
+export async function pollAll(urls: string[]) {
+  while (urls.length > 0) {
+    await limit(() => fetch(urls.pop() as string));
+    await sleep(100);
+  }
+}
+`,
+    // A recursive helper that never sleeps.
+    `
+import pLimit from 'p-limit';
+const limit = pLimit(2);
+async function walk(n: number): Promise<number> { return n <= 0 ? 0 : 1 + (await walk(n - 1)); }
+export const run = () => limit(() => walk(3));
+`,
+    // Team-declared sleeps only count where they are declared.
+    {
+      code: `
+import pLimit from 'p-limit';
+import { pause } from '@acme/time';
+const limit = pLimit(2);
+export const run = () => limit(async () => { await pause(10); });
+`,
+      settings: { 'async-hazards': { sleeps: [{ module: '@acme/other', export: 'pause' }] } },
+    },
+    // delay imported from a module that is not the delay package.
+    `
+import pLimit from 'p-limit';
+import delay from './delay-queue';
+const limit = pLimit(2);
+export const run = () => limit(async () => { await delay(10); });
+`,
+    // An unrelated p-limit call shape: limit.activeCount is not a callback.
+    `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(2);
+export async function report() {
+  await sleep(limit.activeCount);
+}
+`,
+    // The exclusive callback sleeps only in a branch it hands off to a later timer.
+    `
+import { Mutex } from 'async-mutex';
+import { setTimeout as sleep } from 'node:timers/promises';
+const mutex = new Mutex();
+export const run = () => mutex.runExclusive(() => {
+  queueMicrotask(() => void sleep(5));
+});
+`,
+    // Promise executor with a computed first argument is not the resolve pattern.
+    `
+import pLimit from 'p-limit';
+const limit = pLimit(2);
+export const run = (cb: () => void) => limit(() => new Promise<void>((resolve) => { setTimeout(cb, 10); resolve(); }));
+`,
+  ],
+  invalid: [
+    // --- sleep forms, under a p-limit permit ---
+    {
+      code: `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(8);
+export const run = (url: string) => limit(async () => {
+  const res = await fetch(url);
+  await sleep(1000);
+  return res;
+});
+`,
+      errors: [
+        {
+          messageId: 'sleepHoldingPermit',
+          line: 7,
+          column: 9,
+          data: {
+            sleep: 'await sleep(1000)',
+            noun: 'permit',
+            taker: 'limit(...)',
+            line: '5',
+            cost: '1 of 8 slots does nothing for the whole delay',
+          },
+        },
+      ],
+    },
+    {
+      code: `
+import { setTimeout } from 'timers/promises';
+import pLimit from 'p-limit';
+const CONCURRENCY = 4;
+const limit = pLimit(CONCURRENCY);
+export const run = () => limit(async () => {
+  await setTimeout(250);
+});
+`,
+      errors: [
+        {
+          messageId: 'sleepHoldingPermit',
+          line: 7,
+          column: 9,
+          data: { sleep: 'await setTimeout(250)', noun: 'permit', taker: 'limit(...)', line: '6', cost: '1 of 4 slots does nothing for the whole delay' },
+        },
+      ],
+    },
+    {
+      code: `
+import * as timers from 'node:timers/promises';
+import pLimit from 'p-limit';
+const limit = pLimit({ concurrency: 3 });
+export const run = () => limit(() => timers.setTimeout(10));
+`,
+      errors: [
+        {
+          messageId: 'sleepHoldingPermit',
+          line: 5,
+          column: 38,
+          data: { sleep: 'timers.setTimeout(10)', noun: 'permit', taker: 'limit(...)', line: '5', cost: '1 of 3 slots does nothing for the whole delay' },
+        },
+      ],
+    },
+    {
+      code: `
+const { setTimeout: wait } = require('node:timers/promises');
+const pLimit = require('p-limit');
+const limit = pLimit(2);
+exports.run = () => limit(async () => { await wait(5); });
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 47 }],
+    },
+    {
+      code: `
+import timers from 'node:timers';
+import pLimit from 'p-limit';
+const limit = pLimit(2);
+export const run = () => limit(async () => { await timers.promises.setTimeout(5); });
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 52 }],
+    },
+    {
+      code: `
+import { scheduler } from 'node:timers/promises';
+import pLimit from 'p-limit';
+const limit = pLimit(2);
+export const run = () => limit(async () => { await scheduler.wait(5); });
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 52 }],
+    },
+    {
+      code: `
+import pLimit from 'p-limit';
+const limit = pLimit(2);
+export const run = (ms: number) => limit(async () => {
+  await new Promise((r) => setTimeout(r, ms));
+});
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 9 }],
+    },
+    {
+      code: `
+import pLimit from 'p-limit';
+const limit = pLimit(2);
+export const run = (ms: number) => limit(async () => {
+  await new Promise<void>((resolve) => {
+    setTimeout(resolve, ms);
+  });
+});
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 9 }],
+    },
+    {
+      code: `
+import pLimit from 'p-limit';
+const limit = pLimit(2);
+export const run = (ms: number) => limit(async () => {
+  await new Promise<void>((resolve) => globalThis.setTimeout(() => resolve(), ms));
+});
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 9 }],
+    },
+    {
+      code: `
+import { promisify } from 'node:util';
+import pLimit from 'p-limit';
+const limit = pLimit(2);
+const nap = promisify(setTimeout);
+export const run = () => limit(async () => { await nap(100); });
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 6, column: 52 }],
+    },
+    {
+      code: `
+import delay from 'delay';
+import pLimit from 'p-limit';
+const limit = pLimit(2);
+export const run = () => limit(async () => { await delay(100); });
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 52 }],
+    },
+    // A helper recognised by its body, whatever its name.
+    {
+      code: `
+import pLimit from 'p-limit';
+const limit = pLimit(2);
+function settle(ms: number) {
+  return new Promise((done) => setTimeout(done, ms));
+}
+export const run = () => limit(async () => { await settle(100); });
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 7, column: 52, data: { sleep: 'await settle(100)', noun: 'permit', taker: 'limit(...)', line: '7', cost: '1 of 2 slots does nothing for the whole delay' } }],
+    },
+    {
+      code: `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(2);
+async function backoff(attempt: number) {
+  const ms = Math.min(100 * 2 ** attempt, 5000);
+  await sleep(ms + Math.random() * 50);
+}
+const jitter = (attempt: number) => backoff(attempt + 1);
+export const run = () => limit(async () => { await jitter(2); });
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 10, column: 52 }],
+    },
+    // --- retry helpers ---
+    {
+      code: `
+import pLimit from 'p-limit';
+import pRetry from 'p-retry';
+const limit = pLimit(8);
+export const summarize = (id: string) => limit(() => pRetry(() => fetch(id), { retries: 3 }));
+`,
+      errors: [
+        {
+          messageId: 'retryHoldingPermit',
+          line: 5,
+          column: 54,
+          data: { sleep: 'pRetry(() => fetch(id), { retries: 3 })', noun: 'permit', taker: 'limit(...)', line: '5', cost: '1 of 8 slots does nothing through every backoff' },
+          suggestions: [
+            {
+              messageId: 'swapRetryNesting',
+              data: { noun: 'permit', taker: 'limit(...)' },
+              output: `
+import pLimit from 'p-limit';
+import pRetry from 'p-retry';
+const limit = pLimit(8);
+export const summarize = (id: string) => pRetry(() => limit(() => fetch(id)), { retries: 3 });
+`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      code: `
+import pLimit from 'p-limit';
+import pRetry from 'p-retry';
+const limit = pLimit(8);
+export async function summarize(id: string) {
+  return limit(async () => {
+    return await pRetry(async (attempt) => {
+      const res = await fetch(id + '?try=' + attempt);
+      return res.text();
+    }, { retries: 3 });
+  });
+}
+`,
+      errors: [
+        {
+          messageId: 'retryHoldingPermit',
+          line: 7,
+          column: 18,
+          suggestions: [
+            {
+              messageId: 'swapRetryNesting',
+              output: `
+import pLimit from 'p-limit';
+import pRetry from 'p-retry';
+const limit = pLimit(8);
+export async function summarize(id: string) {
+  return pRetry((attempt) => limit(async () => {
+      const res = await fetch(id + '?try=' + attempt);
+      return res.text();
+    }), { retries: 3 });
+}
+`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      code: `
+import retry from 'async-retry';
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+export const save = (row: string) => mutex.runExclusive(() => retry((bail) => write(row, bail), { retries: 5 }));
+declare function write(row: string, bail: unknown): Promise<void>;
+`,
+      errors: [
+        {
+          messageId: 'retryHoldingPermit',
+          line: 5,
+          column: 63,
+          data: { sleep: 'retry(...)', noun: 'lock', taker: 'mutex.runExclusive(...)', line: '5', cost: 'every other caller waits through every backoff' },
+          suggestions: [
+            {
+              messageId: 'swapRetryNesting',
+              output: `
+import retry from 'async-retry';
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+export const save = (row: string) => retry((bail) => mutex.runExclusive(() => write(row, bail)), { retries: 5 });
+declare function write(row: string, bail: unknown): Promise<void>;
+`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      code: `
+import { backOff } from 'exponential-backoff';
+import PQueue from 'p-queue';
+const queue = new PQueue({ concurrency: 2 });
+export const send = (body: string) => queue.add(() => backOff(() => post(body)), { priority: 1 });
+declare function post(body: string): Promise<void>;
+`,
+      errors: [
+        {
+          messageId: 'retryHoldingPermit',
+          line: 5,
+          column: 55,
+          suggestions: [
+            {
+              messageId: 'swapRetryNesting',
+              output: `
+import { backOff } from 'exponential-backoff';
+import PQueue from 'p-queue';
+const queue = new PQueue({ concurrency: 2 });
+export const send = (body: string) => backOff(() => queue.add(() => post(body), { priority: 1 }));
+declare function post(body: string): Promise<void>;
+`,
+            },
+          ],
+        },
+      ],
+    },
+    // promise-retry's attempt gets (retry, number): the swap keeps both parameters.
+    {
+      code: `
+import promiseRetry from 'promise-retry';
+import pLimit from 'p-limit';
+const limit = pLimit(2);
+export const send = () => limit(() => promiseRetry((again, n) => post(n).catch(again)));
+declare function post(n: number): Promise<void>;
+`,
+      errors: [
+        {
+          messageId: 'retryHoldingPermit',
+          line: 5,
+          column: 39,
+          suggestions: [
+            {
+              messageId: 'swapRetryNesting',
+              output: `
+import promiseRetry from 'promise-retry';
+import pLimit from 'p-limit';
+const limit = pLimit(2);
+export const send = () => promiseRetry((again, n) => limit(() => post(n).catch(again)));
+declare function post(n: number): Promise<void>;
+`,
+            },
+          ],
+        },
+      ],
+    },
+    // A retry with a named attempt function: reported, but no rewrite is offered.
+    {
+      code: `
+import pLimit from 'p-limit';
+import pRetry from 'p-retry';
+const limit = pLimit(2);
+declare function attempt(n: number): Promise<string>;
+export const run = () => limit(async () => {
+  const value = await pRetry(attempt);
+  return value.trim();
+});
+`,
+      errors: [{ messageId: 'retryHoldingPermit', line: 7, column: 23, suggestions: [] }],
+    },
+    // --- hand-written retry loops ---
+    {
+      code: `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(8);
+export async function call(url: string) {
+  return limit(async () => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fetch(url);
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await sleep(2 ** attempt * 100);
+      }
+    }
+  });
+}
+`,
+      errors: [
+        {
+          messageId: 'retryHoldingPermit',
+          line: 12,
+          column: 15,
+          data: { sleep: 'await sleep(2 ** attempt * 100)', noun: 'permit', taker: 'limit(...)', line: '6', cost: '1 of 8 slots does nothing through every backoff' },
+          suggestions: [
+            {
+              messageId: 'moveRetryLoopOutside',
+              data: { noun: 'permit', taker: 'limit(...)' },
+              output: `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(8);
+export async function call(url: string) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await limit(async () => {
+        return await fetch(url);
+      });
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await sleep(2 ** attempt * 100);
+    }
+  }
+}
+`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      code: `
+import { Mutex } from 'async-mutex';
+import { setTimeout as sleep } from 'node:timers/promises';
+const mutex = new Mutex();
+export const save = (row: string) => mutex.runExclusive(async () => {
+  let tries = 0;
+  while (true) {
+    try {
+      return await write(row);
+    } catch {
+      tries++;
+    }
+    await sleep(tries * 100);
+  }
+});
+declare function write(row: string): Promise<void>;
+`,
+      errors: [{ messageId: 'retryHoldingPermit', line: 13, column: 11, suggestions: [] }],
+    },
+    // The loop is the whole arrow body: the arrow becomes async and gets a block body.
+    {
+      code: `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(4);
+export const fetchAll = (urls: string[]) => Promise.all(urls.map((url) => limit(async () => {
+  for (let i = 0; ; i++) {
+    try {
+      return await fetch(url);
+    } catch (error) {
+      if (i > 2) throw error;
+      await sleep(100);
+    }
+  }
+})));
+`,
+      errors: [
+        {
+          messageId: 'retryHoldingPermit',
+          line: 11,
+          column: 13,
+          suggestions: [
+            {
+              messageId: 'moveRetryLoopOutside',
+              output: `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(4);
+export const fetchAll = (urls: string[]) => Promise.all(urls.map(async (url) => {
+  for (let i = 0; ; i++) {
+    try {
+      return await limit(async () => {
+        return await fetch(url);
+      });
+    } catch (error) {
+      if (i > 2) throw error;
+      await sleep(100);
+    }
+  }
+}));
+`,
+            },
+          ],
+        },
+      ],
+    },
+    // A loop that ends by `break` would fall through to code after the call: no rewrite.
+    {
+      code: `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(4);
+export async function call(url: string) {
+  return limit(async () => {
+    let res: Response | undefined;
+    for (let i = 0; i < 3; i++) {
+      try {
+        res = await fetch(url);
+        break;
+      } catch {
+        await sleep(100);
+      }
+    }
+    return res;
+  });
+}
+`,
+      errors: [{ messageId: 'retryHoldingPermit', line: 13, column: 15, suggestions: [] }],
+    },
+    // --- same-file functions called from the region ---
+    {
+      code: `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function fetchWithRetry(url: string) {
+  for (let i = 0; ; i++) {
+    try {
+      return await fetch(url);
+    } catch (e) {
+      if (i > 3) throw e;
+      await wait(2 ** i * 100);
+    }
+  }
+}
+export const run = (url: string) => mutex.runExclusive(() => fetchWithRetry(url));
+`,
+      errors: [
+        {
+          messageId: 'calleeSleepsHoldingPermit',
+          line: 15,
+          column: 62,
+          data: {
+            sleep: 'fetchWithRetry(url)',
+            verb: 'backs off between attempts',
+            inner: 'await wait(2 ** i * 100)',
+            innerLine: '11',
+            noun: 'lock',
+            taker: 'mutex.runExclusive(...)',
+            line: '15',
+            cost: 'every other caller waits through every backoff',
+          },
+        },
+      ],
+    },
+    {
+      code: `
+import pLimit from 'p-limit';
+import pRetry from 'p-retry';
+const limit = pLimit(6);
+async function sendWithRetry(body: string) {
+  return pRetry(() => post(body), { retries: 2 });
+}
+export const run = (body: string) => limit(sendWithRetry, body);
+declare function post(body: string): Promise<void>;
+`,
+      errors: [{ messageId: 'calleeSleepsHoldingPermit', line: 8, column: 44 }],
+    },
+    {
+      code: `
+import { Mutex } from 'async-mutex';
+import { setTimeout as sleep } from 'node:timers/promises';
+class Exporter {
+  private readonly lock = new Mutex();
+  async flush() {
+    await this.lock.runExclusive(async () => {
+      await this.pause();
+    });
+  }
+  private async pause() {
+    await this.drain();
+    await sleep(500);
+  }
+  private async drain() {}
+}
+export { Exporter };
+`,
+      errors: [{ messageId: 'calleeSleepsHoldingPermit', line: 8, column: 13 }],
+    },
+    // --- every region kind ---
+    {
+      code: `
+import { Semaphore } from 'async-mutex';
+import { setTimeout as sleep } from 'node:timers/promises';
+const sem = new Semaphore(5);
+export const run = () => sem.runExclusive(async () => { await sleep(10); });
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 63, data: { sleep: 'await sleep(10)', noun: 'permit', taker: 'sem.runExclusive(...)', line: '5', cost: '1 of 5 permits does nothing for the whole delay' } }],
+    },
+    {
+      code: `
+import { Mutex, withTimeout } from 'async-mutex';
+import { setTimeout as sleep } from 'node:timers/promises';
+const mutex = withTimeout(new Mutex(), 1000);
+export const run = () => mutex.runExclusive(async () => { await sleep(10); });
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 65 }],
+    },
+    {
+      code: `
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { MutexInterface } from 'async-mutex';
+export async function run(lock: MutexInterface) {
+  await lock.runExclusive(async () => { await sleep(10); });
+}
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 47 }],
+    },
+    {
+      code: `
+import PQueue from 'p-queue';
+import { setTimeout as sleep } from 'node:timers/promises';
+const queue = new PQueue({ concurrency: 2 });
+export const run = () => queue.addAll([async () => { await sleep(10); }, () => fetch('x')]);
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 60, data: { sleep: 'await sleep(10)', noun: 'permit', taker: 'queue.addAll(...)', line: '5', cost: '1 of 2 slots does nothing for the whole delay' } }],
+    },
+    {
+      code: `
+import Bottleneck from 'bottleneck';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limiter = new Bottleneck({ maxConcurrent: 2, minTime: 50 });
+export const run = () => limiter.schedule({ priority: 1 }, async () => { await sleep(10); });
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 80 }],
+    },
+    {
+      code: `
+import Bottleneck from 'bottleneck';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limiter = new Bottleneck({ maxConcurrent: 1 });
+export const throttled = limiter.wrap(async (id: string) => {
+  await sleep(10);
+  return id;
+});
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 6, column: 9, suggestions: [] }],
+    },
+    {
+      code: `
+import AsyncLock from 'async-lock';
+import { setTimeout as sleep } from 'node:timers/promises';
+const locks = new AsyncLock();
+export const run = (key: string) => locks.acquire(key, async () => { await sleep(10); });
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 76, data: { sleep: 'await sleep(10)', noun: 'lock', taker: 'locks.acquire(...)', line: '5', cost: 'every other caller waits for the whole delay' } }],
+    },
+    {
+      code: `
+import { setTimeout as sleep } from 'node:timers/promises';
+export const run = () => navigator.locks.request('sync', async () => { await sleep(10); });
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 3, column: 78 }],
+    },
+    {
+      code: `
+import { setTimeout as sleep } from 'node:timers/promises';
+export const run = () => navigator.locks.request('sync', { mode: 'shared' }, async () => { await sleep(10); });
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 3, column: 98, data: { sleep: 'await sleep(10)', noun: 'lock', taker: 'navigator.locks.request(...)', line: '3', cost: 'one of its slots does nothing for the whole delay' } }],
+    },
+    // --- team-declared permit callbacks and sleeps ---
+    {
+      code: `
+import { withPermit } from '@acme/limits';
+import { setTimeout as sleep } from 'node:timers/promises';
+export const run = () => withPermit(async () => { await sleep(10); });
+`,
+      options: [{ permitCallbacks: [{ module: '@acme/limits', export: 'withPermit' }], sleeps: [] }],
+      errors: [{ messageId: 'sleepHoldingPermit', line: 4, column: 57 }],
+    },
+    {
+      code: `
+import { createGate } from '@acme/limits';
+import { pause } from '@acme/time';
+const gate = createGate(4);
+export const run = () => gate.enter('k', async () => { await pause(10); });
+`,
+      settings: {
+        'async-hazards': {
+          permitCallbacks: [{ module: '@acme/limits', method: 'enter' }],
+          sleeps: [{ module: '@acme/time', export: 'pause' }],
+        },
+      },
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 62 }],
+    },
+    {
+      code: `
+import pLimit from 'p-limit';
+const limit = pLimit(2);
+export const run = (clock: { idle(ms: number): Promise<void> }) => limit(async () => { await clock.idle(10); });
+`,
+      options: [{ permitCallbacks: [], sleeps: [{ method: 'idle' }] }],
+      errors: [{ messageId: 'sleepHoldingPermit', line: 4, column: 94 }],
+    },
+    // --- manual acquire → release regions ---
+    {
+      code: `
+import { Mutex } from 'async-mutex';
+import { setTimeout as sleep } from 'node:timers/promises';
+const mutex = new Mutex();
+export async function tick() {
+  const release = await mutex.acquire();
+  try {
+    await sleep(50);
+  } finally {
+    release();
+  }
+}
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 8, column: 11, data: { sleep: 'await sleep(50)', noun: 'lock', taker: 'mutex.acquire()', line: '6', cost: 'every other caller waits for the whole delay' } }],
+    },
+    {
+      code: `
+import { Semaphore } from 'async-mutex';
+import pRetry from 'p-retry';
+const sem = new Semaphore(3);
+export async function send(body: string) {
+  const [, release] = await sem.acquire();
+  try {
+    return await pRetry(() => post(body));
+  } finally {
+    release();
+  }
+}
+declare function post(body: string): Promise<void>;
+`,
+      errors: [{ messageId: 'retryHoldingPermit', line: 8, column: 18, data: { sleep: 'await pRetry(() => post(body))', noun: 'permit', taker: 'sem.acquire()', line: '6', cost: '1 of 3 permits does nothing through every backoff' } }],
+    },
+    {
+      code: `
+import pg from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
+const pool = new pg.Pool({ max: 20 });
+export async function migrate() {
+  const client = await pool.connect();
+  try {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        return await client.query('lock table jobs');
+      } catch {
+        await sleep(1000);
+      }
+    }
+  } finally {
+    client.release();
+  }
+}
+`,
+      errors: [{ messageId: 'retryHoldingPermit', line: 12, column: 15, data: { sleep: 'await sleep(1000)', noun: 'pooled connection', taker: 'pool.connect()', line: '6', cost: '1 of 20 pool connections does nothing through every backoff' } }],
+    },
+    // Nested regions: the sleep is reported once, for the innermost permit.
+    {
+      code: `
+import pLimit from 'p-limit';
+import { Mutex } from 'async-mutex';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(2);
+const mutex = new Mutex();
+export const run = () => limit(() => mutex.runExclusive(async () => { await sleep(5); }));
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 7, column: 77, data: { sleep: 'await sleep(5)', noun: 'lock', taker: 'mutex.runExclusive(...)', line: '7', cost: 'every other caller waits for the whole delay' } }],
+    },
+    // Sleeps inside an awaited Promise.all inside the region.
+    {
+      code: `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(2);
+export const run = (url: string) => limit(() => Promise.all([fetch(url), sleep(1000)]));
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 74 }],
+    },
+    // A returned sleep and a synchronous callback inside the region.
+    {
+      code: `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(2);
+export const run = (ids: number[]) => limit(async () => {
+  await Promise.all(ids.map((id) => sleep(id)));
+  return sleep(5);
+});
+`,
+      errors: [
+        { messageId: 'sleepHoldingPermit', line: 6, column: 37 },
+        { messageId: 'sleepHoldingPermit', line: 7, column: 10 },
+      ],
+    },
+    // A function expression callback.
+    {
+      code: `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(2);
+export const run = () => limit(async function () { await sleep(5); });
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 58 }],
+    },
+    // The p-limit limiter handed in as a typed parameter.
+    {
+      code: `
+import type { LimitFunction } from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+export const run = (limit: LimitFunction) => limit(async () => { await sleep(5); });
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 4, column: 72, data: { sleep: 'await sleep(5)', noun: 'permit', taker: 'limit(...)', line: '4', cost: 'one of its slots does nothing for the whole delay' } }],
+    },
+  ],
+});
