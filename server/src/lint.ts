@@ -1,0 +1,427 @@
+/**
+ * The one lint core, shared by the language server and the CLI.
+ *
+ * It runs the plugin's own rules through ESLint's `Linter` (the same rule code as CI) on text that
+ * need not be saved, and returns ESLint messages plus the evidence the rules recorded.
+ *
+ * ```ts
+ * const linter = createLinter({ cwd: '/repo', trusted: false, typeAware: 'auto' });
+ * const result = await linter.lintText(text, '/repo/src/a.ts');
+ * for (const m of result.messages) console.log(m.ruleId, m.line, m.message, m.evidence);
+ * const { output } = await linter.fixText(text, '/repo/src/a.ts'); // autofixes only
+ * ```
+ *
+ * Stable API:
+ * - `createLinter(options: CreateLinterOptions): AsyncHazardsLinter`; one per workspace folder.
+ *   `cwd` roots relative paths and `tsconfigRootDir`; `trusted` allows executing the folder's
+ *   `eslint.config.*` (never otherwise); `typeAware` is `auto` (type information when a
+ *   tsconfig/jsconfig covers the file), `on` or `off`; `rules` are severities by rule name that win
+ *   over the workspace config; `onNotice` hears once-per-cause events (config failed to load, type
+ *   information unavailable or being built, a rule crashed) and may be async (it is awaited before
+ *   the first program build so a progress report can reach the user first).
+ * - `lintText(text, filePath, options?)`: `options` override `rules`, `typeAware`,
+ *   `maxFileSizeKb` per call and take `isCancelled()` (checked before the expensive steps).
+ *   Never throws. `LintResult.messages` holds our rules' findings (ruleId always
+ *   `async-hazards/<name>`, whatever alias the workspace config uses) and at most one fatal parse
+ *   message (`fatal: true`, `ruleId: null`); each has `evidence` (related locations, possibly
+ *   empty) and ESLint's `fix`/`suggestions`. `skipped` says why nothing was linted.
+ * - `fixText(text, filePath, options?)`: applies autofixes only (never suggestions).
+ * - `disableDirectiveFor(filePath)`: which alias a disable comment must name, and whether the
+ *   folder's own ESLint would understand it.
+ * - `setTrusted(trusted)`, `invalidate()` (config or project files changed), `dispose()`.
+ */
+import * as path from 'node:path';
+import { Linter } from 'eslint';
+import type { EvidenceLocation } from 'eslint-plugin-async-hazards/evidence';
+import { clearEvidence, getEvidence } from 'eslint-plugin-async-hazards/evidence';
+import plugin = require('eslint-plugin-async-hazards');
+import type { RuleName, RuleSeverities, TypeAwareMode } from './settings';
+import { DEFAULT_SETTINGS, RULE_NAMES } from './settings';
+import { ProjectFileFinder, isProjectServiceFailure } from './typeAware';
+import type { WorkspaceRuleConfig } from './workspaceConfig';
+import { WorkspaceConfigReader } from './workspaceConfig';
+
+export const RULE_PREFIX = 'async-hazards';
+export const SUPPORTED_EXTENSIONS = ['.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts'] as const;
+const LINTED_FILES = ['**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}'];
+
+export interface PluginLike {
+  meta?: { name?: string };
+  rules: Record<string, unknown>;
+}
+
+export type LintNotice =
+  | { kind: 'configFailed'; configFile: string; error: Error }
+  | { kind: 'configInvalid'; configFile: string; error: Error }
+  | { kind: 'typeInfoUnavailable'; filePath: string; project: string | null; reason: string }
+  | { kind: 'typeInfoBuilding'; project: string }
+  | { kind: 'typeInfoBuilt'; project: string; durationMs: number }
+  | { kind: 'ruleCrashed'; ruleId: string; filePath: string; error: Error }
+  | { kind: 'internalError'; filePath: string; error: Error };
+
+export interface CreateLinterOptions {
+  /** Workspace folder: relative paths and `tsconfigRootDir` are resolved against it. */
+  cwd: string;
+  /** May the folder's `eslint.config.*` be executed? Default false. */
+  trusted?: boolean;
+  typeAware?: TypeAwareMode;
+  /** Severities by rule name; they win over the workspace config. */
+  rules?: RuleSeverities;
+  maxFileSizeKb?: number;
+  /** Hears each cause once per linter; awaited for `typeInfoBuilding`. */
+  onNotice?: (notice: LintNotice) => void | Promise<void>;
+  /** Replaces the bundled plugin (tests); must carry the same `meta.name`. */
+  plugin?: PluginLike;
+}
+
+export interface LintTextOptions {
+  typeAware?: TypeAwareMode;
+  rules?: RuleSeverities;
+  maxFileSizeKb?: number;
+  /** Checked before each expensive step; a cancelled run returns `skipped.reason: 'cancelled'`. */
+  isCancelled?: () => boolean;
+}
+
+export interface LintMessage extends Linter.LintMessage {
+  /** Related locations the rule recorded through the evidence side channel. */
+  evidence: EvidenceLocation[];
+}
+
+export type SkipReason = 'tooLarge' | 'binary' | 'unsupported' | 'ignored' | 'cancelled';
+
+export interface LintResult {
+  filePath: string;
+  messages: LintMessage[];
+  skipped: { reason: SkipReason; detail: string } | null;
+  /** Type information was used for this run. */
+  typeAware: boolean;
+  /** The tsconfig/jsconfig that would give type information, if any. */
+  project: string | null;
+  config: { file: string | null; status: WorkspaceRuleConfig['status']; alias: string | null };
+  /** Rules that threw on this text; the other rules' findings are still in `messages`. */
+  crashedRules: string[];
+  durationMs: number;
+}
+
+export interface FixResult {
+  output: string;
+  fixed: boolean;
+}
+
+export interface DisableDirective {
+  /** Prefix to write in `eslint-disable` comments (`async-hazards` or the workspace alias). */
+  alias: string;
+  /** False when the folder's own ESLint might not know our rules and would complain. */
+  safe: boolean;
+}
+
+export interface AsyncHazardsLinter {
+  lintText(text: string, filePath: string, options?: LintTextOptions): Promise<LintResult>;
+  fixText(text: string, filePath: string, options?: LintTextOptions): Promise<FixResult>;
+  disableDirectiveFor(filePath: string): Promise<DisableDirective>;
+  setTrusted(trusted: boolean): void;
+  invalidate(): void;
+  dispose(): void;
+}
+
+export function isSupportedFile(filePath: string): boolean {
+  return (SUPPORTED_EXTENSIONS as readonly string[]).includes(path.extname(filePath).toLowerCase());
+}
+
+export function createLinter(options: CreateLinterOptions): AsyncHazardsLinter {
+  return new LintCore(options);
+}
+
+interface RunPlan {
+  config: Linter.Config[];
+  alias: string;
+  typed: boolean;
+}
+
+type RuleEntry = [0 | 1 | 2, ...unknown[]];
+
+const SEVERITY_NUMBER = { off: 0, warn: 1, error: 2 } as const;
+// The recommended config's parser: the server needs no parser of its own.
+const parser = nonNull(plugin.configs.recommended.languageOptions?.parser, 'recommended config has a parser') as Linter.Parser;
+
+class LintCore implements AsyncHazardsLinter {
+  private readonly linters = new Map<string, Linter>();
+  private readonly projects = new ProjectFileFinder();
+  private readonly workspace: WorkspaceConfigReader;
+  private readonly plugin: PluginLike;
+  private readonly told = new Set<string>();
+  private readonly builtProjects = new Set<string>();
+  /** Files (or projects) where type information failed: linted syntactically until `invalidate`. */
+  private readonly typedFailures = new Set<string>();
+  private readonly configCache = new Map<string, Linter.Config[]>();
+
+  constructor(private readonly options: CreateLinterOptions) {
+    this.workspace = new WorkspaceConfigReader(options.trusted ?? false);
+    this.plugin = options.plugin ?? (plugin as unknown as PluginLike);
+  }
+
+  setTrusted(trusted: boolean): void {
+    this.workspace.setTrusted(trusted);
+    this.configCache.clear();
+  }
+
+  invalidate(): void {
+    this.workspace.clear();
+    this.projects.clear();
+    this.typedFailures.clear();
+    this.configCache.clear();
+    this.told.clear();
+  }
+
+  dispose(): void {
+    this.linters.clear();
+    this.configCache.clear();
+  }
+
+  async disableDirectiveFor(filePath: string): Promise<DisableDirective> {
+    const workspace = await this.workspace.read(filePath);
+    if (workspace.status === 'none') return { alias: RULE_PREFIX, safe: true };
+    if (workspace.alias) return { alias: workspace.alias, safe: true };
+    return { alias: RULE_PREFIX, safe: false };
+  }
+
+  async lintText(text: string, filePath: string, callOptions: LintTextOptions = {}): Promise<LintResult> {
+    const started = performance.now();
+    const absolute = path.resolve(this.options.cwd, filePath);
+    const result: LintResult = {
+      filePath: absolute,
+      messages: [],
+      skipped: null,
+      typeAware: false,
+      project: null,
+      config: { file: null, status: 'none', alias: null },
+      crashedRules: [],
+      durationMs: 0,
+    };
+    const finish = (): LintResult => {
+      result.durationMs = performance.now() - started;
+      return result;
+    };
+    const skip = this.precheck(text, absolute, callOptions);
+    if (skip) {
+      result.skipped = skip;
+      return finish();
+    }
+    try {
+      const plan = await this.plan(absolute, callOptions, result);
+      if (!plan) return finish();
+      if (callOptions.isCancelled?.()) {
+        result.skipped = { reason: 'cancelled', detail: 'a newer version replaced this one' };
+        return finish();
+      }
+      await this.run(text, absolute, plan, result, callOptions);
+    } catch (error) {
+      await this.notice(`internal:${absolute}`, { kind: 'internalError', filePath: absolute, error: asError(error) });
+    }
+    return finish();
+  }
+
+  async fixText(text: string, filePath: string, callOptions: LintTextOptions = {}): Promise<FixResult> {
+    const absolute = path.resolve(this.options.cwd, filePath);
+    if (this.precheck(text, absolute, callOptions)) return { output: text, fixed: false };
+    try {
+      const scratch: LintResult = { ...emptyResult(absolute) };
+      const plan = await this.plan(absolute, { ...callOptions, typeAware: 'off' }, scratch);
+      if (!plan) return { output: text, fixed: false };
+      const report = this.linterFor(absolute).verifyAndFix(text, plan.config, { filename: absolute, fix: true });
+      return { output: report.output, fixed: report.fixed };
+    } catch (error) {
+      await this.notice(`internal:${absolute}`, { kind: 'internalError', filePath: absolute, error: asError(error) });
+      return { output: text, fixed: false };
+    }
+  }
+
+  private precheck(text: string, filePath: string, callOptions: LintTextOptions): LintResult['skipped'] {
+    if (!isSupportedFile(filePath)) return { reason: 'unsupported', detail: `${path.extname(filePath) || 'no extension'} is not JavaScript or TypeScript` };
+    const limitKb = callOptions.maxFileSizeKb ?? this.options.maxFileSizeKb ?? DEFAULT_SETTINGS.maxFileSizeKb;
+    // UTF-16 length bounds the UTF-8 size from below; only count bytes when it matters.
+    if (text.length > limitKb * 256) {
+      const sizeKb = Buffer.byteLength(text, 'utf8') / 1024;
+      if (sizeKb > limitKb) return { reason: 'tooLarge', detail: `${Math.round(sizeKb)} KB is over the ${limitKb} KB limit` };
+    }
+    if (looksBinary(text)) return { reason: 'binary', detail: 'the file looks binary' };
+    return null;
+  }
+
+  /** Decides config, alias and parser mode for one file. Null when the file is ignored. */
+  private async plan(filePath: string, callOptions: LintTextOptions, result: LintResult): Promise<RunPlan | null> {
+    const workspace = await this.workspace.read(filePath);
+    result.config = { file: workspace.configFile, status: workspace.status, alias: workspace.alias };
+    if (workspace.status === 'failed' && workspace.configFile) {
+      await this.notice(`config:${workspace.configFile}`, { kind: 'configFailed', configFile: workspace.configFile, error: workspace.error ?? new Error('unknown error') });
+    }
+    if (workspace.ignored) {
+      result.skipped = { reason: 'ignored', detail: `ignored by ${workspace.configFile ?? 'the ESLint config'}` };
+      return null;
+    }
+    const mode = callOptions.typeAware ?? this.options.typeAware ?? DEFAULT_SETTINGS.typeAware;
+    const project = mode === 'off' ? null : this.projects.find(filePath);
+    result.project = project;
+    const typed = mode !== 'off' && (project !== null || mode === 'on') && !this.typedFailures.has(filePath);
+    const alias = workspace.alias ?? RULE_PREFIX;
+    const rules = this.ruleEntries(workspace, { ...this.options.rules, ...callOptions.rules });
+    const key = JSON.stringify([alias, rules, workspace.sharedSettings ?? null, typed]);
+    let config = this.configCache.get(key);
+    if (!config) {
+      config = this.buildConfig(alias, rules, workspace.sharedSettings, typed);
+      if (this.configCache.size > 32) this.configCache.clear();
+      this.configCache.set(key, config);
+    }
+    return { config, alias, typed };
+  }
+
+  private ruleEntries(workspace: WorkspaceRuleConfig, overrides: RuleSeverities): Record<string, RuleEntry> {
+    const entries: Record<string, RuleEntry> = {};
+    for (const name of RULE_NAMES) {
+      const fromWorkspace = workspace.rules ? workspace.rules.get(name) : undefined;
+      const base: RuleEntry = workspace.rules ? (fromWorkspace ?? [0]) : [2];
+      const override = overrides[name];
+      entries[name] = override ? [SEVERITY_NUMBER[override], ...base.slice(1)] : base;
+    }
+    return entries;
+  }
+
+  private buildConfig(alias: string, rules: Record<string, RuleEntry>, sharedSettings: unknown, typed: boolean): Linter.Config[] {
+    const configuredRules: Linter.RulesRecord = {};
+    for (const [name, entry] of Object.entries(rules)) {
+      if (entry[0] !== 0 && name in this.plugin.rules) configuredRules[`${alias}/${name}`] = entry as Linter.RuleEntry;
+    }
+    const parserOptions: Linter.ParserOptions = typed
+      ? { projectService: true, tsconfigRootDir: this.options.cwd, loggerFn: false }
+      : { jsDocParsingMode: 'none', loggerFn: false };
+    return [
+      {
+        files: LINTED_FILES,
+        plugins: { [alias]: this.plugin as unknown as NonNullable<Linter.Config['plugins']>[string] },
+        languageOptions: { parser, parserOptions },
+        linterOptions: { reportUnusedDisableDirectives: 'off', reportUnusedInlineConfigs: 'off' },
+        settings: sharedSettings === undefined ? {} : { 'async-hazards': sharedSettings },
+        rules: configuredRules,
+      },
+    ];
+  }
+
+  private async run(text: string, filePath: string, plan: RunPlan, result: LintResult, callOptions: LintTextOptions): Promise<void> {
+    let current = plan;
+    if (plan.typed && result.project && !this.builtProjects.has(result.project)) {
+      await this.notice(`building:${result.project}`, { kind: 'typeInfoBuilding', project: result.project });
+    }
+    const buildStarted = performance.now();
+    let messages = this.verifyIsolatingCrashes(text, filePath, current, result);
+    if (plan.typed && messages.some((m) => m.fatal)) {
+      // A typed run that cannot parse: either the syntax is broken (the syntactic run says the
+      // same) or the project service could not serve this file (the syntactic run succeeds).
+      const fatal = messages.find((m) => m.fatal)!;
+      current = { ...plan, typed: false, config: this.syntacticTwin(plan) };
+      if (callOptions.isCancelled?.()) return;
+      messages = this.verifyIsolatingCrashes(text, filePath, current, result);
+      if (!messages.some((m) => m.fatal) || isProjectServiceFailure(fatal.message)) {
+        this.typedFailures.add(filePath);
+        await this.notice(`typed:${result.project ?? filePath}`, {
+          kind: 'typeInfoUnavailable',
+          filePath,
+          project: result.project,
+          reason: fatal.message.replace(/^Parsing error:\s*/, ''),
+        });
+      }
+    } else if (plan.typed && result.project && !this.builtProjects.has(result.project)) {
+      this.builtProjects.add(result.project);
+      await this.notice(`built:${result.project}`, { kind: 'typeInfoBuilt', project: result.project, durationMs: performance.now() - buildStarted });
+    }
+    result.typeAware = current.typed;
+    result.messages = this.withEvidence(messages, current.alias, filePath);
+  }
+
+  private syntacticTwin(plan: RunPlan): Linter.Config[] {
+    const [first] = plan.config;
+    return [{ ...first, languageOptions: { parser, parserOptions: { jsDocParsingMode: 'none', loggerFn: false } } }];
+  }
+
+  /** Runs ESLint; a rule that throws is switched off for this run and the rest run again. */
+  private verifyIsolatingCrashes(text: string, filePath: string, plan: RunPlan, result: LintResult): Linter.LintMessage[] {
+    let config = plan.config;
+    const linter = this.linterFor(filePath);
+    for (let attempt = 0; attempt <= RULE_NAMES.length; attempt++) {
+      try {
+        return linter.verify(text, config, { filename: filePath });
+      } catch (error) {
+        const ruleId = (error as { ruleId?: unknown }).ruleId;
+        const [first] = config;
+        if (typeof ruleId !== 'string' || !first?.rules?.[ruleId]) throw error;
+        const name = ruleId.slice(ruleId.indexOf('/') + 1);
+        result.crashedRules.push(`${RULE_PREFIX}/${name}`);
+        void this.notice(`crash:${name}`, { kind: 'ruleCrashed', ruleId: `${RULE_PREFIX}/${name}`, filePath, error: asError(error) });
+        const rules = { ...first.rules };
+        delete rules[ruleId];
+        config = [{ ...first, rules }];
+      }
+    }
+    return [];
+  }
+
+  private withEvidence(messages: Linter.LintMessage[], alias: string, filePath: string): LintMessage[] {
+    const sourceCode = this.linterFor(filePath).getSourceCode() as object | null;
+    const records = sourceCode ? getEvidence(sourceCode) : [];
+    const out: LintMessage[] = [];
+    for (const message of messages) {
+      if (message.fatal) {
+        out.push({ ...message, evidence: [] });
+        continue;
+      }
+      if (!message.ruleId?.startsWith(`${alias}/`)) continue;
+      const ruleId = `${RULE_PREFIX}/${message.ruleId.slice(alias.length + 1)}`;
+      const record = records.find((r) => r.ruleId === ruleId && r.line === message.line && r.column === message.column - 1);
+      out.push({ ...message, ruleId, evidence: record ? record.related : [] });
+    }
+    if (sourceCode) clearEvidence(sourceCode);
+    return out;
+  }
+
+  private linterFor(filePath: string): Linter {
+    const inside = !path.relative(this.options.cwd, filePath).startsWith('..');
+    const cwd = inside ? this.options.cwd : path.parse(filePath).root;
+    let linter = this.linters.get(cwd);
+    if (!linter) {
+      linter = new Linter({ cwd });
+      this.linters.set(cwd, linter);
+    }
+    return linter;
+  }
+
+  /** Each cause is heard once per linter (until `invalidate`). */
+  private async notice(key: string, notice: LintNotice): Promise<void> {
+    if (this.told.has(key)) return;
+    this.told.add(key);
+    try {
+      await this.options.onNotice?.(notice);
+    } catch {
+      // A listener's failure must not turn into a lint failure.
+    }
+  }
+}
+
+function emptyResult(filePath: string): LintResult {
+  return { filePath, messages: [], skipped: null, typeAware: false, project: null, config: { file: null, status: 'none', alias: null }, crashedRules: [], durationMs: 0 };
+}
+
+/** NUL characters do not occur in source text; a run of them means a binary file was opened. */
+function looksBinary(text: string): boolean {
+  const head = text.length > 8192 ? text.slice(0, 8192) : text;
+  return head.includes('\u0000');
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function nonNull<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`expected ${what}`);
+  return value;
+}
+
+export type { RuleName };
