@@ -73,6 +73,8 @@ function syntacticOrigin(sourceCode: Services, expr: TSESTree.Node): PromiseOrig
   }
   const ref = resolveReference(sourceCode, callee);
   if (ref && isPromiseApi(ref)) return { kind: 'library', name: refName(ref) };
+  const declared = declaredPromiseFunction(sourceCode, callee);
+  if (declared) return declared;
   const target = getCallGraph(sourceCode).resolveCall(expr);
   if (target && !target.isGenerator && (target.isAsync || target.returnsPromiseType)) {
     return {
@@ -83,6 +85,28 @@ function syntacticOrigin(sourceCode: Services, expr: TSESTree.Node): PromiseOrig
     };
   }
   return null;
+}
+
+/** `declare function f(): Promise<T>` and overload signatures, which the call graph does not hold. */
+function declaredPromiseFunction(sourceCode: Services, callee: TSESTree.Node): PromiseOrigin | null {
+  if (callee.type !== AST_NODE_TYPES.Identifier) return null;
+  const variable = findVariable(sourceCode, callee);
+  const signatures = variable?.defs.filter((def) => def.node.type === AST_NODE_TYPES.TSDeclareFunction) ?? [];
+  if (!variable || signatures.length === 0) return null;
+  const all = variable.defs.every((def) => {
+    const fn = def.node;
+    if (fn.type === AST_NODE_TYPES.FunctionDeclaration && fn.async) return true;
+    return (fn.type === AST_NODE_TYPES.TSDeclareFunction || fn.type === AST_NODE_TYPES.FunctionDeclaration) &&
+      declaresPromiseType(fn.returnType);
+  });
+  const first = signatures[0]?.node;
+  return all && first ? { kind: 'local', name: callee.name, declaration: first, declaredAsync: false } : null;
+}
+
+function declaresPromiseType(annotation: TSESTree.TSTypeAnnotation | undefined): boolean {
+  const type = annotation?.typeAnnotation;
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier) return false;
+  return type.typeName.name === 'Promise' || type.typeName.name === 'PromiseLike';
 }
 
 function chainOrigin(call: TSESTree.CallExpression, callee: TSESTree.MemberExpression): PromiseOrigin | null {

@@ -127,9 +127,10 @@ export default createRule<Options, MessageId>({
       for (const node of droppedExpressions(statement.expression, allowVoid)) {
         const expr = skipTransparent(node);
         const origin = needsHandling(node);
-        if (origin) {
+        // `new Promise(async …)` gets the more specific executor report instead.
+        if (origin && !(origin.kind === 'constructor' && hasAsyncExecutor(expr))) {
           reportDropped(node, origin);
-        } else if (expr.type === AST_NODE_TYPES.CallExpression) {
+        } else if (!origin && expr.type === AST_NODE_TYPES.CallExpression) {
           checkCollected(expr);
         }
       }
