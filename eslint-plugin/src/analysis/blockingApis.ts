@@ -189,7 +189,7 @@ function entryMatches(ref: ModuleRef, entry: ModuleExportEntry): boolean {
 
 /** What a blocking call looks like at its call site. */
 export interface BlockingCall {
-  call: TSESTree.CallExpression;
+  call: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
   api: BlockingApi;
   ref: ModuleRef | null;
 }
@@ -200,10 +200,14 @@ export interface BlockingCall {
  */
 export function matchBlockingCall(
   sourceCode: Services,
-  call: TSESTree.CallExpression,
+  call: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
   options: BlockingOptions = DEFAULT_BLOCKING_OPTIONS,
 ): BlockingCall | null {
-  const callee = skipTransparent(call.callee);
+  // execa tags templates with `$.sync` or with the result of `$.s(options)`.
+  let callee = skipTransparent(call.type === AST_NODE_TYPES.CallExpression ? call.callee : call.tag);
+  if (call.type === AST_NODE_TYPES.TaggedTemplateExpression && callee.type === AST_NODE_TYPES.CallExpression) {
+    callee = skipTransparent(callee.callee);
+  }
   if (callee.type !== AST_NODE_TYPES.Identifier && callee.type !== AST_NODE_TYPES.MemberExpression) return null;
   if (isAtomicsWait(sourceCode, callee)) {
     return options.allow.some((e) => e.module === 'Atomics' || e.export === 'Atomics.wait')
@@ -215,7 +219,10 @@ export function matchBlockingCall(
   if (options.allow.some((e) => entryMatches(ref, e))) return null;
   const api = catalogueEntry(ref) ?? configuredEntry(ref, options);
   if (!api) return null;
-  if (api.sized && !exceedsThreshold(sourceCode, call, api.sized, options.randomBytesThreshold)) return null;
+  if (api.sized && (call.type !== AST_NODE_TYPES.CallExpression ||
+    !exceedsThreshold(sourceCode, call, api.sized, options.randomBytesThreshold))) {
+    return null;
+  }
   return { call, api, ref };
 }
 

@@ -117,6 +117,8 @@ export default createRule<Options, MessageId>({
     }
 
     function checkCall(call: TSESTree.CallExpression): void {
+      // `$.s(options)` only binds options; the tagged template around it runs the command.
+      if (call.parent.type === AST_NODE_TYPES.TaggedTemplateExpression && call.parent.tag === call) return;
       const ctx = getAsyncContext(call);
       if (!ctx) return;
       const direct = matchBlockingCall(sourceCode, call, blocking);
@@ -142,6 +144,12 @@ export default createRule<Options, MessageId>({
       if (!chain || callee === null || chain.links.length === 0) return;
       const evidence = chain.links.flatMap((l) => (l.node ? [evidenceAt(l.node, l.text)] : []));
       report(call, 'blockingHelper', ctx, { callee, chain: describeChain(chain) }, evidence);
+    }
+
+    function checkTag(tagged: TSESTree.TaggedTemplateExpression): void {
+      const ctx = getAsyncContext(tagged);
+      const direct = ctx ? matchBlockingCall(sourceCode, tagged, blocking) : null;
+      if (ctx && direct) report(tagged, 'blockingCall', ctx, { name: direct.api.name }, []);
     }
 
     function checkLoop(loop: WaitLoop): void {
@@ -205,6 +213,7 @@ export default createRule<Options, MessageId>({
 
     return {
       CallExpression: checkCall,
+      TaggedTemplateExpression: checkTag,
       WhileStatement: checkLoop,
       DoWhileStatement: checkLoop,
       ForStatement: checkLoop,
@@ -272,6 +281,8 @@ function needsParens(call: TSESTree.CallExpression): boolean {
       return false;
     case AST_NODE_TYPES.BinaryExpression:
       return parent.operator === '**' && parent.left === call;
+    case AST_NODE_TYPES.ArrowFunctionExpression:
+      return parent.body !== call;
     case AST_NODE_TYPES.VariableDeclarator:
       return parent.init !== call;
     case AST_NODE_TYPES.AssignmentExpression:

@@ -105,13 +105,18 @@ function builtinStyle(sourceCode: SourceCode, module: string): string {
 
 const BUILTINS = new Set(['fs', 'child_process', 'crypto', 'zlib', 'util', 'path', 'os', 'stream', 'events', 'http', 'https', 'url', 'timers']);
 
+/** Every module specifier the file writes, in imports and in `require(…)` / `import(…)` anywhere. */
 function moduleSpecifiers(sourceCode: SourceCode): string[] {
   const result: string[] = [];
   for (const stmt of sourceCode.ast.body) {
     if (stmt.type === AST_NODE_TYPES.ImportDeclaration) result.push(stmt.source.value);
-    for (const call of topLevelRequires(stmt)) {
-      const arg = call.arguments[0];
-      if (arg?.type === AST_NODE_TYPES.Literal && typeof arg.value === 'string') result.push(arg.value);
+  }
+  const tokens = sourceCode.ast.tokens ?? [];
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    const t = tokens[i] as TSESTree.Token;
+    const arg = tokens[i + 2] as TSESTree.Token;
+    if ((t.value === 'require' || t.value === 'import') && tokens[i + 1]?.value === '(' && arg.type === 'String') {
+      result.push(arg.value.slice(1, -1));
     }
   }
   return result;
