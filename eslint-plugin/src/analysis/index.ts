@@ -13,4 +13,5 @@ export * from './locks';
 export * from './permitRewrites';
 export * from './permits';
 export * from './promises';
+export * from './releasePaths';
 export * from './sleeps';

@@ -1,16 +1,235 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
+import type { Acquisition, AcquisitionKind, ReleaseProblem } from '../analysis';
+import { checkReleasePaths, findManualAcquisitions, getCallGraph, skipTransparent, staticPropertyName } from '../analysis';
 import { createRule } from '../util/createRule';
+import type { EvidenceLocation } from '../util/evidence';
+import { evidenceAt, recordEvidence } from '../util/evidence';
+import { planMoveIntoTry, planRunExclusive, planWrapInTryFinally } from '../util/releaseFixes';
+import type { ResourceShape } from '../util/settings';
+import { getSharedSettings } from '../util/settings';
 
-// Registered so the plugin's shape is complete while the rule is written; it reports nothing yet.
-export default createRule<[], never>({
+export type Options = [{ resources?: ResourceShape[] }];
+
+export type MessageId =
+  | 'notInFinally'
+  | 'earlyExit'
+  | 'neverReleased'
+  | 'releasedOnlyInCatch'
+  | 'unreleasedPath'
+  | 'throwBeforeTry'
+  | 'returnWithoutAwait'
+  | 'wrapInTryFinally'
+  | 'useRunExclusive'
+  | 'moveIntoTry'
+  | 'addAwait';
+
+/** What a leak costs at run time, per kind of resource. */
+const COST: Readonly<Record<AcquisitionKind, string>> = {
+  lock: 'the lock stays held and every later caller waits for it forever',
+  permit: 'the permit is lost, and each loss shrinks the capacity until nothing runs',
+  dbClient: 'the connection never goes back to the pool, which runs dry under load',
+  pooledResource: 'the resource never goes back to the pool, which runs dry under load',
+  fileLock: 'the lock file stays and other processes wait until it goes stale',
+  distributedLock: 'the key stays locked for every instance until its TTL runs out',
+};
+
+const NOUN: Readonly<Record<AcquisitionKind, string>> = {
+  lock: 'the lock',
+  permit: 'the permit',
+  dbClient: 'the connection',
+  pooledResource: 'the pooled resource',
+  fileLock: 'the file lock',
+  distributedLock: 'the lock',
+};
+
+const DB_CLIENT_PROMISE_METHODS = new Set(['query', 'execute']);
+
+export default createRule<Options, MessageId>({
   name: 'release-in-finally',
   meta: {
     type: 'problem',
-    docs: { description: 'Pending: release-in-finally', recommended: true, requiresTypeChecking: false },
-    messages: {},
-    schema: [],
+    docs: {
+      description: 'Require locks, permits and pool clients acquired by hand to be released on every path',
+      recommended: true,
+      requiresTypeChecking: false,
+    },
+    fixable: 'code',
+    hasSuggestions: true,
+    messages: {
+      notInFinally: '{{what}} from `{{acquire}}` is not released if line {{line}} throws: {{cost}}. Release it in `finally`.',
+      earlyExit: '{{what}} from `{{acquire}}` is never released on the `{{exit}}` at line {{line}}: {{cost}}. Release it in `finally`.',
+      neverReleased: '{{what}} from `{{acquire}}` is never released in this function: {{cost}}. Release it in `finally`.',
+      releasedOnlyInCatch:
+        '{{what}} from `{{acquire}}` is released only in the `catch` at line {{line}}, so a run that succeeds keeps it: {{cost}}. Release it in `finally`.',
+      unreleasedPath:
+        '{{what}} from `{{acquire}}` is not released on every path through line {{line}}: {{cost}}. Release it in `finally`.',
+      throwBeforeTry:
+        '{{what}} from `{{acquire}}` is not released if line {{line}} throws, before the `try` at line {{tryLine}} begins: {{cost}}. Acquire right before the `try`.',
+      returnWithoutAwait:
+        'The `return` at line {{line}} hands back a promise without `await`, so `finally` releases {{what}} from `{{acquire}}` before that work finishes and the next holder runs alongside it. Return `await …`.',
+      wrapInTryFinally: 'Wrap the code that holds it in `try` and release it in `finally`.',
+      useRunExclusive: 'Use `{{owner}}.runExclusive()`, which releases however the callback ends.',
+      moveIntoTry: 'Move the code between the acquire and the `try` into the `try`.',
+      addAwait: 'Return `await …` so the release waits for the work.',
+    },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          resources: {
+            type: 'array',
+            description: 'Extra acquire/release method pairs, added to `settings["async-hazards"].resources`.',
+            items: {
+              type: 'object',
+              properties: {
+                acquire: { type: 'string', description: 'Method that acquires (`lockAsync`).' },
+                release: { type: 'string', description: 'Method that releases (`unlock`), on the same object or on the result.' },
+                module: { type: 'string', description: 'Only objects constructed from this module.' },
+              },
+              required: ['acquire', 'release'],
+              additionalProperties: false,
+            },
+          },
+        },
+        additionalProperties: false,
+      },
+    ],
   },
-  defaultOptions: [],
-  create() {
-    return {};
+  defaultOptions: [{ resources: [] }],
+  create(context, [options]) {
+    const sourceCode = context.sourceCode;
+    const resources = [...getSharedSettings(context).resources, ...(options.resources ?? [])];
+    const services = ESLintUtils.getParserServices(context, true);
+    const checker = services.program ? services.program.getTypeChecker() : null;
+
+    function isPromise(acquisition: Acquisition, expr: TSESTree.Expression): boolean {
+      const node = skipTransparent(expr);
+      if (node.type === AST_NODE_TYPES.NewExpression) {
+        return node.callee.type === AST_NODE_TYPES.Identifier && node.callee.name === 'Promise';
+      }
+      if (checker && services.esTreeNodeToTSNodeMap) {
+        const type = checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(node));
+        if (type.getProperty('then')) return true;
+      }
+      if (node.type !== AST_NODE_TYPES.CallExpression) return false;
+      const callee = skipTransparent(node.callee);
+      if (callee.type === AST_NODE_TYPES.MemberExpression) {
+        const name = staticPropertyName(callee);
+        if (name === 'then' || name === 'catch' || name === 'finally') return true;
+        const object = skipTransparent(callee.object);
+        if (object.type === AST_NODE_TYPES.Identifier && object.name === 'Promise') return true;
+        const resource = acquisition.resourceNode;
+        if (acquisition.kind === 'dbClient' && resource && object.type === AST_NODE_TYPES.Identifier && object.name === resource.name) {
+          return DB_CLIENT_PROMISE_METHODS.has(name ?? '');
+        }
+      }
+      const target = getCallGraph(sourceCode).resolveCall(node);
+      return Boolean(target && (target.isAsync || target.returnsPromiseType));
+    }
+
+    function report(acquisition: Acquisition, problem: ReleaseProblem): void {
+      const named = acquisition.resourceNode && acquisition.resultRole === 'resource';
+      const what = named ? `\`${acquisition.resourceNode?.name ?? ''}\`` : NOUN[acquisition.kind];
+      const data: Record<string, string> = {
+        what: what.charAt(0).toUpperCase() + what.slice(1),
+        acquire: acquisition.acquireText,
+        cost: COST[acquisition.kind],
+      };
+      const evidence: EvidenceLocation[] = [evidenceAt(acquisition.acquireCall, 'acquired here')];
+      const suggest: TSESLint.ReportSuggestionArray<MessageId> = [];
+      let fix: TSESLint.ReportFixFunction | null = null;
+      const messageId = problem.kind;
+      const wrap = (): void => {
+        const plan = planWrapInTryFinally(sourceCode, acquisition, problem.kind === 'neverReleased' ? synthesizedRelease(acquisition) : null);
+        if (plan?.safe && problem.kind === 'notInFinally') fix = plan.fix;
+        else if (plan) suggest.push({ messageId: 'wrapInTryFinally', fix: plan.fix });
+        const exclusive = planRunExclusive(sourceCode, acquisition);
+        if (exclusive && acquisition.owner) {
+          suggest.push({ messageId: 'useRunExclusive', data: { owner: sourceCode.getText(acquisition.owner) }, fix: exclusive });
+        }
+      };
+      switch (problem.kind) {
+        case 'notInFinally':
+          data['line'] = String(problem.thrower.loc.start.line);
+          evidence.push(evidenceAt(problem.thrower, 'can throw here'), evidenceAt(problem.release.call, 'released here, skipped on a throw'));
+          wrap();
+          break;
+        case 'earlyExit':
+          data['line'] = String(problem.exit.loc.start.line);
+          data['exit'] = exitKeyword(problem.exit);
+          evidence.push(evidenceAt(problem.exit, 'leaves without releasing'));
+          wrap();
+          break;
+        case 'neverReleased':
+          wrap();
+          break;
+        case 'releasedOnlyInCatch':
+          data['line'] = String(problem.release.call.loc.start.line);
+          evidence.push(evidenceAt(problem.release.call, 'released only here'));
+          wrap();
+          break;
+        case 'unreleasedPath':
+          data['line'] = String(problem.at.loc.start.line);
+          evidence.push(evidenceAt(problem.at, 'a path through here keeps it'));
+          wrap();
+          break;
+        case 'throwBeforeTry': {
+          data['line'] = String(problem.thrower.loc.start.line);
+          data['tryLine'] = String(problem.guard.loc.start.line);
+          evidence.push(evidenceAt(problem.thrower, 'can throw before the try'), evidenceAt(problem.guard, 'the try that releases'));
+          const move = planMoveIntoTry(sourceCode, acquisition, problem.guard);
+          if (move) suggest.push({ messageId: 'moveIntoTry', fix: move });
+          break;
+        }
+        case 'returnWithoutAwait': {
+          data['line'] = String(problem.returnStatement.loc.start.line);
+          evidence.push(evidenceAt(problem.returnStatement, 'returns before the work settles'));
+          const fn = acquisition.function;
+          const argument = problem.argument;
+          if (fn?.async) suggest.push({ messageId: 'addAwait', fix: (fixer) => fixer.insertTextBefore(argument, 'await ') });
+          break;
+        }
+      }
+      recordEvidence(context, acquisition.acquireCall, messageId, evidence);
+      context.report({ node: acquisition.acquireCall, messageId, data, fix, suggest });
+    }
+
+    return {
+      'Program:exit'() {
+        for (const acquisition of findManualAcquisitions(sourceCode, { resources, services })) {
+          const problem = checkReleasePaths(acquisition, { isPromise: (expr) => isPromise(acquisition, expr) });
+          if (problem) report(acquisition, problem);
+        }
+      },
+    };
   },
 });
+
+function exitKeyword(exit: TSESTree.Node): string {
+  switch (exit.type) {
+    case AST_NODE_TYPES.ReturnStatement:
+      return 'return';
+    case AST_NODE_TYPES.ThrowStatement:
+      return 'throw';
+    case AST_NODE_TYPES.BreakStatement:
+      return 'break';
+    default:
+      return 'continue';
+  }
+}
+
+/** The release statement to put in `finally` when the function has none. */
+function synthesizedRelease(acquisition: Acquisition): string | null {
+  const name = acquisition.resourceNode?.name;
+  const owner = acquisition.owner;
+  const awaitPrefix = acquisition.kind === 'fileLock' || acquisition.kind === 'distributedLock' ? 'await ' : '';
+  if (acquisition.resultRole === 'releaseFunction' && name) return `${awaitPrefix}${name}();`;
+  if (acquisition.resultRole === 'resource' && name) {
+    if (acquisition.kind === 'pooledResource' && owner?.type === AST_NODE_TYPES.Identifier) return `await ${owner.name}.release(${name});`;
+    if (acquisition.kind === 'pooledResource') return null;
+    return `${awaitPrefix}${name}.release();`;
+  }
+  if (owner?.type === AST_NODE_TYPES.Identifier && acquisition.recognizedBy === 'library') return `${owner.name}.release();`;
+  return null;
+}

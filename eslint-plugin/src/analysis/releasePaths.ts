@@ -1,0 +1,440 @@
+/**
+ * Is a manual acquisition released on every path? `checkReleasePaths` walks the statements after
+ * the acquire, structurally (no full control-flow graph): it follows `if`, loops, `switch`, labels
+ * and `try`, and climbs out of the blocks around the acquire up to the function body. It returns
+ * the first problem on a path, or null when the release is guaranteed (or the resource is not this
+ * function's to release).
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { contains, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import type { Acquisition, ReleaseSite } from './locks';
+import { releaseCoverStatement } from './locks';
+
+export type ExitStatement =
+  | TSESTree.ReturnStatement
+  | TSESTree.ThrowStatement
+  | TSESTree.BreakStatement
+  | TSESTree.ContinueStatement;
+
+export type ReleaseProblem =
+  /** No release anywhere in the function and the resource does not escape. */
+  | { kind: 'neverReleased' }
+  /** Releases exist, but `thrower` can throw while held and nothing releases on that path. */
+  | { kind: 'notInFinally'; thrower: TSESTree.Node; release: ReleaseSite }
+  /** An exit leaves the function (or the region) while the resource is held. */
+  | { kind: 'earlyExit'; exit: ExitStatement }
+  /** Every release sits in a `catch`: the normal path never releases. */
+  | { kind: 'releasedOnlyInCatch'; release: ReleaseSite }
+  /** Some path (an `if` without a release in one branch, a loop run zero times) reaches the end held. */
+  | { kind: 'unreleasedPath'; at: TSESTree.Node; release: ReleaseSite }
+  /** `thrower` runs after the acquire and before the `try` whose `finally` releases. */
+  | { kind: 'throwBeforeTry'; thrower: TSESTree.Node; guard: TSESTree.TryStatement }
+  /** `return promise` without `await` inside the guarded `try`: `finally` releases before the work settles. */
+  | { kind: 'returnWithoutAwait'; returnStatement: TSESTree.ReturnStatement; argument: TSESTree.Expression; guard: TSESTree.TryStatement };
+
+export interface ReleasePathOptions {
+  /** Does `expr` (a returned expression) evaluate to a promise? Used for the un-awaited `return` check. */
+  isPromise?: (expr: TSESTree.Expression) => boolean;
+}
+
+/** Escapes that hand the resource to someone else: the function no longer owns it. */
+const OWNER_CHANGES = new Set(['returned', 'stored', 'collected', 'aliased']);
+
+/** Calls that cannot realistically throw; everything else can. */
+const QUIET_CALLS = new Set(['Date.now', 'performance.now', 'process.hrtime', 'process.hrtime.bigint', 'Symbol']);
+
+export function checkReleasePaths(acquisition: Acquisition, options: ReleasePathOptions = {}): ReleaseProblem | null {
+  const { escape, releaseCalls } = acquisition;
+  if (escape && OWNER_CHANGES.has(escape.kind)) return null;
+  if (releaseCalls.some((site) => site.inNestedFunction)) return null;
+  // `const p = mutex.acquire()` keeps a promise; what happens to it is beyond this check.
+  if (acquisition.acquireExpression.type !== AST_NODE_TYPES.AwaitExpression && acquisition.resourceNode) return null;
+  if (releaseCalls.length === 0) return escape ? null : { kind: 'neverReleased' };
+
+  const walker = new Walker(acquisition, options);
+  const guarded = walker.guardedByFinally();
+  if (guarded !== undefined) return guarded;
+  return walker.walkFromAcquire();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+class Walker {
+  private readonly releases: Set<TSESTree.Node>;
+  private readonly region: Set<TSESTree.Node> = new Set();
+  private caught = 0;
+  private caughtThrower: TSESTree.Node | null = null;
+  private problem: ReleaseProblem | null = null;
+  private heldReason: TSESTree.Node | null = null;
+
+  constructor(
+    private readonly acquisition: Acquisition,
+    private readonly options: ReleasePathOptions,
+  ) {
+    this.releases = new Set(acquisition.releaseCalls.map((s) => s.call));
+  }
+
+  /** The guarded shapes; undefined when the acquisition is not guarded by a `finally` release. */
+  guardedByFinally(): ReleaseProblem | null | undefined {
+    const { acquireCall, acquireStatement, releaseCalls } = this.acquisition;
+    for (const site of releaseCalls) {
+      const guard = site.finallyOf;
+      if (!guard) continue;
+      // `let release; try { release = await m.acquire(); … } finally { release?.() }`
+      if (contains(guard.block, acquireCall)) return this.unawaitedReturn(guard, acquireCall.range[1]);
+    }
+    const list = statementList(acquireStatement);
+    const index = list.indexOf(acquireStatement);
+    for (let i = index + 1; i < list.length; i++) {
+      const statement = list[i] as TSESTree.Statement;
+      if (statement.type !== AST_NODE_TYPES.TryStatement || !this.finallyReleases(statement)) continue;
+      for (let j = index + 1; j < i; j++) {
+        const between = list[j] as TSESTree.Statement;
+        const exit = firstExit(between);
+        if (exit) return { kind: 'earlyExit', exit };
+        const thrower = this.firstThrower(between);
+        if (thrower) return { kind: 'throwBeforeTry', thrower, guard: statement };
+      }
+      return this.unawaitedReturn(statement, statement.range[0]);
+    }
+    return undefined;
+  }
+
+  walkFromAcquire(): ReleaseProblem | null {
+    const { acquireStatement, scope } = this.acquisition;
+    let node: TSESTree.Node = acquireStatement;
+    // Throws inside an enclosing `try … catch` go to its handler, not out of the function.
+    for (let p: TSESTree.Node | undefined = node.parent; p && p !== scope; p = p.parent) {
+      if (p.type === AST_NODE_TYPES.BlockStatement && p.parent?.type === AST_NODE_TYPES.TryStatement && p.parent.block === p && p.parent.handler) {
+        this.caught++;
+      }
+    }
+    let held = true;
+    for (;;) {
+      const list = statementList(node);
+      held = this.walkList(list.slice(list.indexOf(node as TSESTree.Statement) + 1), held);
+      if (this.problem) return this.problem;
+      const container: TSESTree.Node | undefined = node.parent;
+      if (!container || container === scope || container.type === AST_NODE_TYPES.Program) break;
+      const owner: TSESTree.Node | undefined = container.parent;
+      if (!owner || isFunctionNode(owner)) break;
+      if (owner.type === AST_NODE_TYPES.TryStatement && owner.block === container) {
+        if (owner.handler) {
+          this.caught--;
+          if (this.caughtThrower && !this.problem) held = this.walkHandler(owner.handler, true) || held;
+        }
+        if (owner.finalizer && held && !this.problem) held = this.walkList(owner.finalizer.body, held);
+      } else if (owner.type === AST_NODE_TYPES.CatchClause) {
+        const tryStatement = owner.parent as TSESTree.TryStatement;
+        if (tryStatement.finalizer && held) held = this.walkList(tryStatement.finalizer.body, held);
+        node = tryStatement;
+        if (this.problem) return this.problem;
+        continue;
+      }
+      if (this.problem) return this.problem;
+      node = isListOwner(owner) ? container : nearestStatement(owner);
+    }
+    if (this.problem) return this.problem;
+    if (!held) return null;
+    return this.endProblem();
+  }
+
+  private endProblem(): ReleaseProblem | null {
+    const sites = this.acquisition.releaseCalls;
+    const first = sites[0] as ReleaseSite;
+    if (sites.every((s) => s.catchClause)) return { kind: 'releasedOnlyInCatch', release: first };
+    if (this.caughtThrower) return { kind: 'notInFinally', thrower: this.caughtThrower, release: first };
+    return { kind: 'unreleasedPath', at: this.heldReason ?? this.acquisition.acquireStatement, release: first };
+  }
+
+  private walkList(statements: readonly TSESTree.Node[], held: boolean): boolean {
+    let state = held;
+    for (const statement of statements) {
+      if (!state || this.problem) return state;
+      state = this.walkStatement(statement);
+    }
+    return state;
+  }
+
+  /** Walks one statement entered while held; returns whether it may still be held after it. */
+  private walkStatement(statement: TSESTree.Node): boolean {
+    if (this.releasesIn(statement)) return false;
+    switch (statement.type) {
+      case AST_NODE_TYPES.ReturnStatement:
+      case AST_NODE_TYPES.BreakStatement:
+      case AST_NODE_TYPES.ContinueStatement:
+        if (statement.type !== AST_NODE_TYPES.ReturnStatement && this.jumpStaysInRegion(statement)) return true;
+        this.problem = { kind: 'earlyExit', exit: statement };
+        return true;
+      case AST_NODE_TYPES.ThrowStatement:
+        if (this.caught > 0) return this.noteThrower(statement);
+        this.problem = { kind: 'earlyExit', exit: statement };
+        return true;
+      case AST_NODE_TYPES.BlockStatement:
+        return this.walkList(statement.body, true);
+      case AST_NODE_TYPES.IfStatement: {
+        this.checkThrow(statement.test);
+        const consequent = this.walkStatement(statement.consequent);
+        const alternate = statement.alternate ? this.walkStatement(statement.alternate) : true;
+        return this.merge(statement, consequent, alternate);
+      }
+      case AST_NODE_TYPES.TryStatement:
+        return this.walkTry(statement);
+      case AST_NODE_TYPES.LabeledStatement:
+        this.region.add(statement);
+        return this.walkStatement(statement.body);
+      case AST_NODE_TYPES.ForStatement:
+      case AST_NODE_TYPES.ForInStatement:
+      case AST_NODE_TYPES.ForOfStatement:
+      case AST_NODE_TYPES.WhileStatement:
+      case AST_NODE_TYPES.DoWhileStatement: {
+        this.region.add(statement);
+        const head = statement.type === AST_NODE_TYPES.ForStatement ? [statement.init, statement.test, statement.update]
+          : statement.type === AST_NODE_TYPES.ForInStatement || statement.type === AST_NODE_TYPES.ForOfStatement ? [statement.right]
+            : [statement.test];
+        for (const part of head) if (part) this.checkThrow(part);
+        if (statement.type === AST_NODE_TYPES.ForOfStatement && statement.await) this.noteThrower(statement);
+        const body = this.walkStatement(statement.body);
+        // The body may run zero times, so a release inside a loop does not cover the code after it.
+        return this.merge(statement, body, statement.type !== AST_NODE_TYPES.DoWhileStatement || body);
+      }
+      case AST_NODE_TYPES.SwitchStatement: {
+        this.region.add(statement);
+        this.checkThrow(statement.discriminant);
+        let anyHeld = !statement.cases.some((c) => c.test === null);
+        for (const switchCase of statement.cases) {
+          if (this.walkList(switchCase.consequent, true)) anyHeld = true;
+        }
+        return this.merge(statement, anyHeld, anyHeld);
+      }
+      case AST_NODE_TYPES.FunctionDeclaration:
+      case AST_NODE_TYPES.EmptyStatement:
+      case AST_NODE_TYPES.TSTypeAliasDeclaration:
+      case AST_NODE_TYPES.TSInterfaceDeclaration:
+        return true;
+      default:
+        this.checkThrow(statement);
+        return true;
+    }
+  }
+
+  private walkTry(statement: TSESTree.TryStatement): boolean {
+    if (this.finallyReleases(statement)) {
+      const problem = this.unawaitedReturn(statement, statement.range[0]);
+      if (problem) this.problem = problem;
+      return false;
+    }
+    let held: boolean;
+    if (statement.handler) {
+      this.caught++;
+      const throwerBefore = this.caughtThrower;
+      this.caughtThrower = null;
+      held = this.walkStatement(statement.block);
+      this.caught--;
+      const threw = this.caughtThrower !== null;
+      this.caughtThrower = throwerBefore ?? this.caughtThrower;
+      if (threw && !this.problem) held = this.walkHandler(statement.handler, true) || held;
+    } else {
+      held = this.walkStatement(statement.block);
+    }
+    if (statement.finalizer && held && !this.problem) held = this.walkList(statement.finalizer.body, true);
+    return held;
+  }
+
+  /** A `catch` entered while held: its calls are treated as handling, only an explicit `throw` leaves. */
+  private walkHandler(handler: TSESTree.CatchClause, held: boolean): boolean {
+    if (!held) return false;
+    const saved = this.caught;
+    this.caught = 0;
+    const quiet = this.inHandler;
+    this.inHandler = true;
+    const after = this.walkList(handler.body.body, true);
+    this.inHandler = quiet;
+    this.caught = saved;
+    return after;
+  }
+
+  private inHandler = false;
+
+  private merge(at: TSESTree.Node, a: boolean, b: boolean): boolean {
+    if (a !== b && !this.heldReason) this.heldReason = at;
+    return a || b;
+  }
+
+  private checkThrow(node: TSESTree.Node): void {
+    const thrower = this.firstThrower(node);
+    if (thrower) this.noteThrower(thrower);
+  }
+
+  private noteThrower(thrower: TSESTree.Node): boolean {
+    if (this.inHandler && thrower.type !== AST_NODE_TYPES.ThrowStatement) return true;
+    if (this.caught > 0) {
+      this.caughtThrower ??= thrower;
+      return true;
+    }
+    const first = this.acquisition.releaseCalls[0] as ReleaseSite;
+    this.problem = { kind: 'notInFinally', thrower, release: first };
+    return true;
+  }
+
+  private releasesIn(statement: TSESTree.Node): boolean {
+    return this.acquisition.releaseCalls.some(
+      (site) => !site.finallyOf && contains(statement, site.call) && releaseCoverStatement(site, this.acquisition.scope) === statement,
+    );
+  }
+
+  private finallyReleases(statement: TSESTree.TryStatement): boolean {
+    return this.acquisition.releaseCalls.some((site) => site.finallyOf === statement);
+  }
+
+  private jumpStaysInRegion(statement: TSESTree.BreakStatement | TSESTree.ContinueStatement): boolean {
+    if (statement.label) {
+      return [...this.region].some((n) => n.type === AST_NODE_TYPES.LabeledStatement && n.label.name === statement.label?.name);
+    }
+    for (let p: TSESTree.Node | undefined = statement.parent; p; p = p.parent) {
+      if (this.region.has(p)) return p.type !== AST_NODE_TYPES.SwitchStatement || statement.type === AST_NODE_TYPES.BreakStatement;
+      if (isFunctionNode(p)) return false;
+    }
+    return false;
+  }
+
+  /** The first sub-expression of `node` that may throw (a call, `new`, `await`, `throw`), not entering functions. */
+  firstThrower(node: TSESTree.Node): TSESTree.Node | null {
+    let found: TSESTree.Node | null = null;
+    const visit = (n: TSESTree.Node): void => {
+      if (found || isFunctionNode(n) || n.type === AST_NODE_TYPES.ClassBody) return;
+      if (n.type === AST_NODE_TYPES.ThrowStatement || n.type === AST_NODE_TYPES.AwaitExpression || n.type === AST_NODE_TYPES.NewExpression ||
+        n.type === AST_NODE_TYPES.YieldExpression || n.type === AST_NODE_TYPES.TaggedTemplateExpression ||
+        (n.type === AST_NODE_TYPES.CallExpression && !this.releases.has(n) && !isQuietCall(n))) {
+        found = n;
+        return;
+      }
+      for (const child of children(n)) visit(child);
+    };
+    visit(node);
+    return found;
+  }
+
+  /** `return work()` without `await` inside the guarded `try`, after `from`. */
+  private unawaitedReturn(guard: TSESTree.TryStatement, from: number): ReleaseProblem | null {
+    const isPromise = this.options.isPromise;
+    if (!isPromise) return null;
+    let problem: ReleaseProblem | null = null;
+    const visit = (n: TSESTree.Node): void => {
+      if (problem || isFunctionNode(n)) return;
+      if (n.type === AST_NODE_TYPES.ReturnStatement && n.argument && n.range[0] >= from) {
+        const argument = skipTransparent(n.argument) as TSESTree.Expression;
+        if (argument.type !== AST_NODE_TYPES.AwaitExpression && isPromise(argument)) {
+          problem = { kind: 'returnWithoutAwait', returnStatement: n, argument: n.argument, guard };
+          return;
+        }
+      }
+      for (const child of children(n)) visit(child);
+    };
+    visit(guard.block);
+    return problem;
+  }
+}
+
+function isQuietCall(call: TSESTree.CallExpression): boolean {
+  const callee = skipTransparent(call.callee);
+  const parts: string[] = [];
+  let current: TSESTree.Node = callee;
+  while (current.type === AST_NODE_TYPES.MemberExpression) {
+    const name = staticPropertyName(current);
+    if (name === null) return false;
+    parts.unshift(name);
+    current = skipTransparent(current.object);
+  }
+  if (current.type !== AST_NODE_TYPES.Identifier) return false;
+  parts.unshift(current.name);
+  return QUIET_CALLS.has(parts.join('.'));
+}
+
+function children(node: TSESTree.Node): TSESTree.Node[] {
+  const out: TSESTree.Node[] = [];
+  for (const key of Object.keys(node)) {
+    if (key === 'parent' || key === 'typeAnnotation' || key === 'returnType' || key === 'typeArguments' || key === 'typeParameters') continue;
+    const value = (node as unknown as Record<string, unknown>)[key];
+    if (Array.isArray(value)) {
+      for (const item of value) if (isNode(item)) out.push(item);
+    } else if (isNode(value)) {
+      out.push(value);
+    }
+  }
+  return out;
+}
+
+function isNode(value: unknown): value is TSESTree.Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string' && 'range' in value;
+}
+
+/** The first `return`/`throw`/`break`/`continue` in `node` that leaves it, not entering functions or loops it owns. */
+export function firstExit(node: TSESTree.Node): ExitStatement | null {
+  let found: ExitStatement | null = null;
+  const visit = (n: TSESTree.Node, inLoop: boolean, inSwitch: boolean): void => {
+    if (found || isFunctionNode(n)) return;
+    switch (n.type) {
+      case AST_NODE_TYPES.ReturnStatement:
+      case AST_NODE_TYPES.ThrowStatement:
+        found = n;
+        return;
+      case AST_NODE_TYPES.BreakStatement:
+        if (n.label || !(inLoop || inSwitch)) found = n;
+        return;
+      case AST_NODE_TYPES.ContinueStatement:
+        if (n.label || !inLoop) found = n;
+        return;
+      default:
+        break;
+    }
+    const loop = inLoop || isLoop(n);
+    const sw = inSwitch || n.type === AST_NODE_TYPES.SwitchStatement;
+    for (const child of children(n)) visit(child, loop, sw);
+  };
+  visit(node, false, false);
+  return found;
+}
+
+function isLoop(node: TSESTree.Node): boolean {
+  return (
+    node.type === AST_NODE_TYPES.ForStatement ||
+    node.type === AST_NODE_TYPES.ForInStatement ||
+    node.type === AST_NODE_TYPES.ForOfStatement ||
+    node.type === AST_NODE_TYPES.WhileStatement ||
+    node.type === AST_NODE_TYPES.DoWhileStatement
+  );
+}
+
+function isListOwner(node: TSESTree.Node | undefined): boolean {
+  return (
+    node?.type === AST_NODE_TYPES.BlockStatement ||
+    node?.type === AST_NODE_TYPES.Program ||
+    node?.type === AST_NODE_TYPES.SwitchCase ||
+    node?.type === AST_NODE_TYPES.StaticBlock
+  );
+}
+
+/** The statement list that holds `statement` (a block, the program, a switch case). */
+export function statementList(statement: TSESTree.Node): readonly TSESTree.Node[] {
+  const parent = statement.parent;
+  if (!parent) return [statement];
+  switch (parent.type) {
+    case AST_NODE_TYPES.BlockStatement:
+    case AST_NODE_TYPES.Program:
+    case AST_NODE_TYPES.StaticBlock:
+      return parent.body;
+    case AST_NODE_TYPES.SwitchCase:
+      return parent.consequent;
+    default:
+      return [statement];
+  }
+}
+
+/** Climbs from a non-list construct (an `if` branch, a loop body) to the statement that sits in a list. */
+function nearestStatement(node: TSESTree.Node): TSESTree.Node {
+  let current = node;
+  while (current.parent && !isListOwner(current.parent)) current = current.parent;
+  return current;
+}
