@@ -186,8 +186,9 @@ function createTypedChains(program: ts.Program, options: BlockingOptions): Typed
           return;
         }
       }
-      if ((ts.isWhileStatement(node) || ts.isDoStatement(node) || ts.isForStatement(node)) && isTypedBusyWait(node)) {
-        found = { links: [link('busy-waits on a clock', node, fromFile)] };
+      const clock = ts.isWhileStatement(node) || ts.isDoStatement(node) || ts.isForStatement(node) ? typedBusyWait(node) : null;
+      if (clock) {
+        found = { links: [link(`busy-waits on \`${clock}\``, node, fromFile)] };
         return;
       }
       ts.forEachChild(node, visit);
@@ -241,11 +242,13 @@ function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
   return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
 }
 
-const CLOCK_TEXT = /\b(?:Date\.now|performance\.now|process\.hrtime)\s*\(/;
+const CLOCK_TEXT = /\b(Date\.now|performance\.now|process\.hrtime(?:\.bigint)?)\s*\(/;
 
-function isTypedBusyWait(loop: ts.WhileStatement | ts.DoStatement | ts.ForStatement): boolean {
+/** The clock a loop spins on (`Date.now()`), judged from the condition's text, or null. */
+function typedBusyWait(loop: ts.WhileStatement | ts.DoStatement | ts.ForStatement): string | null {
   const cond = loop.kind === ts.SyntaxKind.ForStatement ? loop.condition : loop.expression;
-  if (!cond || !CLOCK_TEXT.test(cond.getText())) return false;
+  const clock = cond ? CLOCK_TEXT.exec(cond.getText())?.[1] : undefined;
+  if (!clock) return null;
   let yields = false;
   const visit = (node: ts.Node): void => {
     if (yields || ts.isFunctionLike(node)) return;
@@ -256,7 +259,7 @@ function isTypedBusyWait(loop: ts.WhileStatement | ts.DoStatement | ts.ForStatem
     ts.forEachChild(node, visit);
   };
   ts.forEachChild(loop, visit);
-  return !yields;
+  return yields ? null : `${clock}()`;
 }
 
 function blockingApiAt(checker: ts.TypeChecker, call: ts.CallExpression, options: BlockingOptions): string | null {

@@ -992,7 +992,7 @@ export async function sources() {
   while (Date.now() < end) {}
   return 'done';
 }`,
-      errors: [{ messageId: 'busyWait', line: 3, column: 3 }],
+      errors: [{ messageId: 'busyWait', line: 3, column: 3, data: { clock: 'Date.now()', line: '3', where: 'async function `handle` (line 1)' } }],
     },
     {
       code: `export async function handle(ms: number) {
@@ -1000,7 +1000,7 @@ export async function sources() {
     Math.sqrt(ms);
   }
 }`,
-      errors: [{ messageId: 'busyWait', line: 2, column: 3 }],
+      errors: [{ messageId: 'busyWait', line: 2, column: 3, data: { clock: 'performance.now()', line: '2', where: 'async function `handle` (line 1)' } }],
     },
     {
       code: `export async function handle(deadline: bigint) {
@@ -1010,7 +1010,7 @@ export async function sources() {
   } while (process.hrtime.bigint() < deadline);
   return spins;
 }`,
-      errors: [{ messageId: 'busyWait', line: 3, column: 3 }],
+      errors: [{ messageId: 'busyWait', line: 3, column: 3, data: { clock: 'process.hrtime.bigint()', line: '5', where: 'async function `handle` (line 1)' } }],
     },
     // --- every kind of async code ---
     {
@@ -1062,7 +1062,10 @@ export const handlers = {
 export async function readAll(paths: string[]) {
   return paths.map((p) => fs.readFileSync(p, 'utf8'));
 }`,
-      errors: [{ messageId: 'blockingCall', line: 3, column: 27, suggestions: [] }],
+      errors: [{
+        messageId: 'blockingCall', line: 3, column: 27, suggestions: [],
+        data: { name: 'fs.readFileSync', where: 'a callback that runs synchronously inside async function `readAll` (line 2)' },
+      }],
     },
     {
       code: `import { execSync } from 'node:child_process';
@@ -1093,7 +1096,10 @@ export async function handle() {
   const templates = loadTemplates();
   return templates;
 }`,
-      errors: [{ messageId: 'blockingHelper', line: 6, column: 21 }],
+      errors: [{
+        messageId: 'blockingHelper', line: 6, column: 21,
+        data: { callee: 'loadTemplates', chain: 'calls `fs.readFileSync` (line 3)', where: 'async function `handle` (line 5)' },
+      }],
     },
     // Two levels deep: render → loadTemplates → readFileSync.
     {
@@ -1105,7 +1111,14 @@ function render(name: string) {
   return loadTemplates() + name;
 }
 export const handle = async (name: string) => render(name);`,
-      errors: [{ messageId: 'blockingHelper', line: 8, column: 47 }],
+      errors: [{
+        messageId: 'blockingHelper', line: 8, column: 47,
+        data: {
+          callee: 'render',
+          chain: 'calls `loadTemplates()` (line 6), which calls `fs.readFileSync` (line 3)',
+          where: 'async function `handle` (line 8)',
+        },
+      }],
     },
     {
       code: `import { execSync } from 'node:child_process';
@@ -1116,7 +1129,14 @@ export class Deployer {
     return this.gitSha();
   }
 }`,
-      errors: [{ messageId: 'blockingHelper', line: 6, column: 12 }],
+      errors: [{
+        messageId: 'blockingHelper', line: 6, column: 12,
+        data: {
+          callee: 'gitSha',
+          chain: 'calls `run()` (line 3), which calls `child_process.execSync` (line 4)',
+          where: 'async function `deploy` (line 5)',
+        },
+      }],
     },
     // The classic sleepSync helpers: a busy wait and Atomics.wait.
     {
@@ -1127,14 +1147,20 @@ export class Deployer {
 export async function retry(fn: () => Promise<void>) {
   try { await fn(); } catch { sleepSync(100); await fn(); }
 }`,
-      errors: [{ messageId: 'blockingHelper', line: 6, column: 31 }],
+      errors: [{
+        messageId: 'blockingHelper', line: 6, column: 31,
+        data: { callee: 'sleepSync', chain: 'busy-waits on `Date.now()` (line 3)', where: 'async function `retry` (line 5)' },
+      }],
     },
     {
       code: `const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 export async function backoff(attempt: number) {
   pause(2 ** attempt * 100);
 }`,
-      errors: [{ messageId: 'blockingHelper', line: 3, column: 3 }],
+      errors: [{
+        messageId: 'blockingHelper', line: 3, column: 3,
+        data: { callee: 'pause', chain: 'calls `Atomics.wait` (line 1)', where: 'async function `backoff` (line 2)' },
+      }],
     },
     {
       code: `import bcrypt from 'bcryptjs';
@@ -1144,7 +1170,10 @@ const hashing = {
 export async function register(pw: string) {
   return hashing.make(pw);
 }`,
-      errors: [{ messageId: 'blockingHelper', line: 6, column: 10 }],
+      errors: [{
+        messageId: 'blockingHelper', line: 6, column: 10,
+        data: { callee: 'make', chain: 'calls `bcryptjs.hashSync` (line 3)', where: 'async function `register` (line 5)' },
+      }],
     },
     // The helper blocks only inside a synchronous callback it runs itself.
     {
@@ -1182,7 +1211,10 @@ export async function stats() {
   return count();
 }`,
       options: [{ blockingCalls: [{ module: 'better-sqlite3', export: 'querySync' }] }],
-      errors: [{ messageId: 'blockingHelper', line: 4, column: 10 }],
+      errors: [{
+        messageId: 'blockingHelper', line: 4, column: 10,
+        data: { callee: 'count', chain: 'calls `better-sqlite3.querySync` (line 2)', where: 'async function `stats` (line 3)' },
+      }],
     },
   ],
 });

@@ -95,7 +95,7 @@ export async function retry() {
         messageId: 'blockingHelper', line: 3, column: 3,
         data: {
           callee: 'sleepSync',
-          chain: 'busy-waits on a clock (blockingHelpers.ts line 23)',
+          chain: 'busy-waits on `Date.now()` (blockingHelpers.ts line 23)',
           where: 'async function `retry` (line 2)',
         },
       }],
