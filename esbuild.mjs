@@ -1,0 +1,106 @@
+// The one bundler script. Each target is one bundle plus the files that must sit next to it.
+//   node esbuild.mjs                 build every target (development: source maps)
+//   node esbuild.mjs --production    minified, no source maps
+//   node esbuild.mjs --watch         rebuild on change
+//   node esbuild.mjs server          build only the named targets
+import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const args = process.argv.slice(2);
+const production = args.includes('--production');
+const watch = args.includes('--watch');
+const only = args.filter((a) => !a.startsWith('--'));
+
+const typescriptLib = path.join(path.dirname(require.resolve('typescript/package.json')), 'lib');
+const pluginDocs = path.join(root, 'eslint-plugin', 'docs', 'rules');
+
+/** TypeScript finds its default libraries next to the executing file, which is the bundle. */
+function typescriptLibFiles(outdir) {
+  return fs
+    .readdirSync(typescriptLib)
+    .filter((name) => /^lib\..*\.d\.ts$/.test(name))
+    .map((name) => ({ from: path.join(typescriptLib, name), to: path.join(outdir, name) }));
+}
+
+/** The rule docs, for "Show documentation" and hover, readable offline. */
+function ruleDocs(outdir) {
+  if (!fs.existsSync(pluginDocs)) return [];
+  return fs
+    .readdirSync(pluginDocs)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => ({ from: path.join(pluginDocs, name), to: path.join(outdir, 'docs', name) }));
+}
+
+const nodeBundle = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  keepNames: true,
+  logLevel: 'warning',
+  // Optional native or loader packages ESLint probes for at run time; absent is fine.
+  external: ['jiti', 'jiti/*'],
+};
+
+/**
+ * The bundles. Add a target here (the extension's client bundle and its copy of the server go
+ * into client/dist); `copy` lists files to place next to the bundle after each build.
+ */
+export const targets = [
+  {
+    name: 'server',
+    options: {
+      ...nodeBundle,
+      entryPoints: [path.join(root, 'server/src/server.ts')],
+      outfile: path.join(root, 'server/dist/server.js'),
+    },
+    copy: () => [...typescriptLibFiles(path.join(root, 'server/dist')), ...ruleDocs(path.join(root, 'server/dist'))],
+  },
+];
+
+function copyFiles(target) {
+  for (const { from, to } of target.copy?.() ?? []) {
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.copyFileSync(from, to);
+  }
+}
+
+const copyPlugin = (target) => ({
+  name: `copy-${target.name}`,
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length === 0) copyFiles(target);
+    });
+  },
+});
+
+async function main() {
+  const selected = only.length ? targets.filter((t) => only.includes(t.name)) : targets;
+  if (selected.length === 0) throw new Error(`no target named ${only.join(', ')}; known: ${targets.map((t) => t.name).join(', ')}`);
+  for (const target of selected) {
+    const options = { ...target.options, plugins: [...(target.options.plugins ?? []), copyPlugin(target)] };
+    if (watch) {
+      const context = await esbuild.context(options);
+      await context.watch();
+      process.stdout.write(`watching ${target.name}\n`);
+    } else {
+      const started = Date.now();
+      await esbuild.build(options);
+      process.stdout.write(`built ${target.name} in ${Date.now() - started} ms\n`);
+    }
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });
+}
