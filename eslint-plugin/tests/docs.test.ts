@@ -113,6 +113,14 @@ describe('docs pages', () => {
     for (const page of pages) assert.ok(ruleNames.includes(page), `docs/rules/${page}.md has no rule`);
   });
 
+  it('the package README lists every rule with a link to its page', () => {
+    const readme = readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
+    for (const [name, rule] of Object.entries(plugin.rules)) {
+      assert.ok(readme.includes(`[\`${name}\`](${rule.meta.docs?.url})`), `README.md: no link to ${name}`);
+      assert.ok(readme.includes(`| ${rule.meta.docs?.description} |`), `README.md: description of ${name} differs from meta.docs`);
+    }
+  });
+
   for (const [name, rule] of Object.entries(plugin.rules)) {
     describe(name, () => {
       const file = path.join(DOCS_DIR, `${name}.md`);

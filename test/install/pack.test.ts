@@ -118,6 +118,8 @@ describe('installable as users install it', { timeout: 240_000 }, () => {
     assert.ok(files.includes('package/dist/index.js'));
     assert.ok(files.includes('package/dist/index.d.ts'));
     assert.ok(files.includes('package/package.json'));
+    assert.ok(files.includes('package/README.md'));
+    assert.ok(files.includes('package/LICENSE'));
     assert.ok(files.some((f) => f.startsWith('package/docs/rules/') && f.endsWith('.md')));
     assert.ok(!files.some((f) => f.startsWith('package/src/') || f.startsWith('package/tests/')), files.join('\n'));
   });
