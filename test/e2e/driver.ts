@@ -2,7 +2,7 @@
 // Run by test/e2e/run.sh:
 //   node --import tsx test/e2e/driver.ts --url <code-server> --samples <copy of samples/> --bare <folder> --out <dir>
 // Prints `ok - …` / `not ok - …` per check and a final line `N passed, M failed`; exits 1 on failure.
-import fs from 'node:fs';
+import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -52,13 +52,15 @@ let failed = 0;
 let shotNumber = 0;
 
 async function check(name: string, body: () => Promise<void>): Promise<void> {
+  const started = Date.now();
+  const took = (): string => `${((Date.now() - started) / 1000).toFixed(1)} s`;
   try {
     await body();
     passed++;
-    console.log(`ok - ${name}`);
+    console.log(`ok - ${name} (${took()})`);
   } catch (error) {
     failed++;
-    console.log(`not ok - ${name}: ${(error as Error).message.split('\n')[0]}`);
+    console.log(`not ok - ${name} (${took()}): ${(error as Error).message.split('\n')[0]}`);
     await shot(`FAILED-${name}`).catch(() => undefined);
   }
 }
@@ -90,8 +92,8 @@ function rowsOf(rows: string[], finding: Finding): string[] {
 }
 
 async function main(): Promise<void> {
-  fs.mkdirSync(out, { recursive: true });
-  for (const [name, text] of Object.entries(BARE_FILES)) fs.writeFileSync(path.join(bare, name), text);
+  await fs.mkdir(out, { recursive: true });
+  for (const [name, text] of Object.entries(BARE_FILES)) await fs.writeFile(path.join(bare, name), text);
 
   const expected = new Map<string, Finding[]>();
   for (const file of SAMPLE_FILES) expected.set(file, await findingsIn(samples, file));
@@ -109,7 +111,7 @@ async function main(): Promise<void> {
     });
   }
 
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'async-hazards-chromium-'));
+  const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'async-hazards-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
@@ -125,7 +127,7 @@ async function main(): Promise<void> {
     await run(expected, opened, firstOf);
   } finally {
     await context.close();
-    fs.rmSync(profile, { recursive: true, force: true });
+    await fs.rm(profile, { recursive: true, force: true });
   }
 }
 
@@ -179,12 +181,12 @@ async function run(expected: Map<string, Finding[]>, opened: string[], firstOf: 
     assert(fixable !== undefined, 'no finding with a suggestion in the opened files');
     const suggestion = fixable.suggestions[0];
     assert(suggestion !== undefined, 'unreachable');
-    const before = fs.readFileSync(path.join(samples, fixable.file), 'utf8');
+    const before = await fs.readFile(path.join(samples, fixable.file), 'utf8');
     await wb.openFile(fixable.file);
     const item = await wb.quickFixMenu(fixable.line, fixable.column, suggestion.desc);
     await item.click();
     await wb.save();
-    const after = fs.readFileSync(path.join(samples, fixable.file), 'utf8');
+    const after = await fs.readFile(path.join(samples, fixable.file), 'utf8');
     assert(after === applyFix(before, suggestion.fix), `file text after the fix differs from ESLint's suggestion output`);
     const remaining = await findingsIn(samples, fixable.file);
     if (!remaining.some((f) => f.line === fixable.line && f.rule === fixable.rule)) await wb.waitForNoSquiggle(fixable.line);
@@ -192,14 +194,15 @@ async function run(expected: Map<string, Finding[]>, opened: string[], firstOf: 
   });
 
   // 5. "Disable … for this line" on a finding in another file.
-  const disabled = [...firstOf.values()].find((f) => f.file !== fixable?.file);
+  const candidates = opened.flatMap((file) => expected.get(file) ?? []);
+  const disabled = candidates.find((f) => f.file !== fixable?.file);
   await check(`"Disable ${disabled?.rule ?? '…'} for this line" adds the comment and removes the squiggle`, async () => {
     assert(disabled !== undefined, 'no second file with a finding');
     await wb.openFile(disabled.file);
     const item = await wb.quickFixMenu(disabled.line, disabled.column, `Disable ${disabled.rule}`);
     await item.click();
     await wb.save();
-    const text = fs.readFileSync(path.join(samples, disabled.file), 'utf8').split('\n');
+    const text = (await fs.readFile(path.join(samples, disabled.file), 'utf8')).split('\n');
     const comment = text[disabled.line - 1] ?? '';
     assert(comment.includes('eslint-disable-next-line') && comment.includes(disabled.rule),
       `line ${disabled.line} is not a disable comment: ${comment}`);
@@ -247,17 +250,17 @@ async function run(expected: Map<string, Finding[]>, opened: string[], firstOf: 
   });
 
   // 8. A settings change turns a rule off: its squiggles go, without a reload; back on, they return.
-  const target = [...firstOf.values()].find((f) => f.file !== fixable?.file && f.file !== disabled?.file) ?? firstOf.values().next().value;
+  const target = candidates.find((f) => f.file !== fixable?.file && f.file !== disabled?.file);
   await check(`turning ${target?.rule ?? 'a rule'} off in .vscode/settings.json removes its squiggles without reload`, async () => {
     assert(target !== undefined, 'no finding to turn off');
     const current = (await findingsIn(samples, target.file)).filter((f) => f.rule === target.rule);
     assert(current.length > 0, `no ${target.rule} left in ${target.file}`);
     await wb.openFile(target.file);
     for (const finding of current) await wb.waitForSquiggle(finding.line);
-    writeWorkspaceSettings({ 'asyncHazards.rules': { [target.rule]: 'off' } });
+    await writeWorkspaceSettings({ 'asyncHazards.rules': { [target.rule]: 'off' } });
     for (const finding of current) await wb.waitForNoSquiggle(finding.line);
     await shot(`rule off ${target.rule}`);
-    writeWorkspaceSettings({});
+    await writeWorkspaceSettings({});
     for (const finding of current) await wb.waitForSquiggle(finding.line);
   });
 
@@ -278,9 +281,9 @@ async function run(expected: Map<string, Finding[]>, opened: string[], firstOf: 
   }
 }
 
-function writeWorkspaceSettings(settings: Record<string, unknown>): void {
-  fs.mkdirSync(path.join(samples, '.vscode'), { recursive: true });
-  fs.writeFileSync(path.join(samples, '.vscode', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
+async function writeWorkspaceSettings(settings: Record<string, unknown>): Promise<void> {
+  await fs.mkdir(path.join(samples, '.vscode'), { recursive: true });
+  await fs.writeFile(path.join(samples, '.vscode', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
 }
 
 main()

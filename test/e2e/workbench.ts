@@ -28,6 +28,13 @@ const squigglesOnLineInPage = (line: number): Box[] | null => {
   return boxes;
 };
 
+/** E2E_TRACE=1 prints each workbench step with the time since the driver started. */
+const TRACE = process.env.E2E_TRACE === '1';
+const STARTED = Date.now();
+function trace(step: string): void {
+  if (TRACE) console.log(`  # ${((Date.now() - STARTED) / 1000).toFixed(1)} s ${step}`);
+}
+
 export class Workbench {
   constructor(readonly page: Page) {}
 
@@ -44,19 +51,24 @@ export class Workbench {
   /** Opens a file through Quick Open (Ctrl+P) by its path relative to the folder. */
   async openFile(relativePath: string): Promise<void> {
     const name = relativePath.split('/').pop() ?? relativePath;
+    trace(`open ${relativePath}`);
     await this.page.keyboard.press('Escape');
     await this.page.keyboard.press('Control+P');
     const input = this.quickInput().locator('input');
     await input.waitFor({ timeout: TIMEOUT });
     await input.fill(relativePath);
-    await this.quickInput().locator('.monaco-list-row', { hasText: name }).first().waitFor({ timeout: TIMEOUT });
+    // The focused row is what Enter opens: wait until filtering has put the file there.
+    await this.quickInput().locator('.monaco-list-row.focused', { hasText: name }).waitFor({ timeout: TIMEOUT });
+    trace('  quick open lists it');
     await this.page.keyboard.press('Enter');
     await this.page.locator('.tab.active', { hasText: name }).waitFor({ timeout: TIMEOUT });
+    trace('  tab active');
     await this.activeEditor().locator('.view-lines').waitFor({ timeout: TIMEOUT });
   }
 
   /** Moves the cursor to a 1-based line and column and reveals it (Quick Open `:line:column`). */
   async goTo(line: number, column = 1): Promise<void> {
+    trace(`go to ${line}:${column}`);
     await this.page.keyboard.press('Escape');
     await this.page.keyboard.press('Control+P');
     const input = this.quickInput().locator('input');
@@ -73,7 +85,7 @@ export class Workbench {
     const input = this.quickInput().locator('input');
     await input.waitFor({ timeout: TIMEOUT });
     await input.fill(`>${title}`);
-    await this.quickInput().locator('.monaco-list-row', { hasText: title }).first().waitFor({ timeout: TIMEOUT });
+    await this.quickInput().locator('.monaco-list-row.focused', { hasText: title }).waitFor({ timeout: TIMEOUT });
     await this.page.keyboard.press('Enter');
   }
 
@@ -88,6 +100,7 @@ export class Workbench {
 
   /** Waits (on animation frames, in the page) until `line` is rendered with or without a squiggle. */
   private async waitForLine(line: number, squiggle: boolean, timeout: number): Promise<Box[]> {
+    trace(`wait for ${squiggle ? 'a' : 'no'} squiggle on ${line}`);
     try {
       // A string expression: evaluated through the DevTools protocol, so the page's CSP does not apply.
       const predicate = `(() => {
