@@ -1,5 +1,6 @@
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { ParserServices, TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import * as ts from 'typescript';
 import type { ModuleExport } from '../util/settings';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
@@ -68,10 +69,17 @@ const MAX_DEPTH = 4;
 
 /**
  * The sleep analysis for one file. `extraSleeps` are team-declared sleeps
- * (`{ module, export }` or `{ module?, method }`) from settings and options.
+ * (`{ module, export }` or `{ module?, method }`) from settings and options. With typed parser
+ * `services`, a call to a helper declared in another file of the program is a sleep when that
+ * helper's body is one.
  */
-export function createSleepAnalysis(sourceCode: Services, extraSleeps: readonly ModuleExport[] = []): SleepAnalysis {
+export function createSleepAnalysis(
+  sourceCode: Services,
+  extraSleeps: readonly ModuleExport[] = [],
+  services: Partial<ParserServices> | null = null,
+): SleepAnalysis {
   const graph = getCallGraph(sourceCode);
+  const typed = services?.program && services.esTreeNodeToTSNodeMap ? typedSleeps(services.program) : null;
   const classifyCache = new WeakMap<TSESTree.Node, SleepKind | null>();
   const sleepFnCache = new WeakMap<FunctionNode, boolean>();
   const sitesCache = new WeakMap<FunctionNode, readonly SleepSite[]>();
@@ -99,7 +107,11 @@ export function createSleepAnalysis(sourceCode: Services, extraSleeps: readonly 
     if (matchesSleepMethod(sourceCode, node, extraSleeps)) return 'sleep';
     if (depth >= MAX_DEPTH) return null;
     const target = graph.resolveCall(node);
-    return target && isSleepFunctionAt(target.node, depth + 1) ? 'sleep' : null;
+    if (target) return isSleepFunctionAt(target.node, depth + 1) ? 'sleep' : null;
+    if (!typed || !ref) return null;
+    // Imported from elsewhere: only the type checker can see the helper's body.
+    const tsNode = services?.esTreeNodeToTSNodeMap?.get(node);
+    return tsNode && ts.isCallExpression(tsNode) && typed.isSleepCall(tsNode, depth) ? 'sleep' : null;
   };
 
   const isSleepFunctionAt = (fn: FunctionNode, depth: number): boolean => {
@@ -403,4 +415,141 @@ export function enclosingRetryLoop(node: TSESTree.Node): LoopNode | null {
 
 function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
   return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Typed mode: the same body test asked of TypeScript's AST, for helpers imported from other files.
+
+interface TypedSleeps {
+  isSleepCall(call: ts.CallExpression, depth: number): boolean;
+}
+
+const typedCache = new WeakMap<ts.Program, TypedSleeps>();
+
+function typedSleeps(program: ts.Program): TypedSleeps {
+  const hit = typedCache.get(program);
+  if (hit) return hit;
+  const checker = program.getTypeChecker();
+  const memo = new WeakMap<ts.Node, boolean>();
+
+  const isSleepCall = (call: ts.CallExpression, depth: number): boolean => {
+    if (depth > MAX_DEPTH) return false;
+    const callee = ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression;
+    let symbol = checker.getSymbolAtLocation(callee);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+    const decl = symbol?.valueDeclaration ?? symbol?.declarations?.[0];
+    if (!symbol || !decl) return false;
+    const file = decl.getSourceFile();
+    if (file.isDeclarationFile || program.isSourceFileFromExternalLibrary(file)) {
+      return isLibrarySleep(symbol.name, decl);
+    }
+    let fn: ts.Node | undefined = decl;
+    if (ts.isVariableDeclaration(decl) && decl.initializer) fn = skipTsParens(decl.initializer);
+    if (!fn || !(ts.isFunctionDeclaration(fn) || ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) || !fn.body) return false;
+    if (memo.has(fn)) return memo.get(fn) ?? false;
+    memo.set(fn, false);
+    const result = isTsSleepBody(fn.body, (expr) => isTsSleepExpression(expr, depth + 1));
+    memo.set(fn, result);
+    return result;
+  };
+
+  const isTsSleepExpression = (node: ts.Expression, depth: number): boolean => {
+    let expr = skipTsParens(node);
+    if (ts.isAwaitExpression(expr)) expr = skipTsParens(expr.expression);
+    if (ts.isNewExpression(expr)) return isTsTimerPromise(expr);
+    return ts.isCallExpression(expr) && isSleepCall(expr, depth);
+  };
+
+  const result: TypedSleeps = { isSleepCall };
+  typedCache.set(program, result);
+  return result;
+}
+
+/** `setTimeout` / `scheduler.wait` declared by Node's `timers/promises`, or the `delay` package. */
+function isLibrarySleep(name: string, decl: ts.Declaration): boolean {
+  const fileName = decl.getSourceFile().fileName.replace(/\\/g, '/');
+  if (/\/node_modules\/delay\//.test(fileName)) return true;
+  if (name !== 'setTimeout' && name !== 'wait') return false;
+  for (let current: ts.Node | undefined = decl.parent; current; current = current.parent) {
+    if (ts.isModuleDeclaration(current) && ts.isStringLiteral(current.name)) {
+      return current.name.text === 'timers/promises' || current.name.text === 'node:timers/promises';
+    }
+  }
+  return false;
+}
+
+function skipTsParens(node: ts.Expression): ts.Expression {
+  let current = node;
+  while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isNonNullExpression(current)) {
+    current = current.expression;
+  }
+  return current;
+}
+
+/** The TypeScript-AST twin of `sleepBody`. */
+function isTsSleepBody(body: ts.ConciseBody, isSleep: (expr: ts.Expression) => boolean): boolean {
+  if (!ts.isBlock(body)) return isSleep(body);
+  let sleeps = 0;
+  let other = false;
+  for (const statement of body.statements) {
+    const expr = ts.isReturnStatement(statement) ? statement.expression : ts.isExpressionStatement(statement) ? statement.expression : undefined;
+    if (expr && isSleep(expr)) {
+      sleeps++;
+      continue;
+    }
+    if (ts.isReturnStatement(statement) || tsContainsAwait(statement)) other = true;
+  }
+  return sleeps > 0 && !other;
+}
+
+function tsContainsAwait(node: ts.Node): boolean {
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found || ts.isFunctionLike(n)) return;
+    if (ts.isAwaitExpression(n) || ts.isYieldExpression(n)) {
+      found = true;
+      return;
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(node);
+  return found;
+}
+
+/** `new Promise((r) => setTimeout(r, ms))` and its block and wrapped-resolve forms, in TypeScript's AST. */
+function isTsTimerPromise(expr: ts.NewExpression): boolean {
+  if (!ts.isIdentifier(expr.expression) || expr.expression.text !== 'Promise') return false;
+  const executor = expr.arguments?.[0];
+  if (!executor || !(ts.isArrowFunction(executor) || ts.isFunctionExpression(executor))) return false;
+  const resolve = executor.parameters[0]?.name;
+  if (!resolve || !ts.isIdentifier(resolve)) return false;
+  let timer: ts.Expression | undefined;
+  if (ts.isBlock(executor.body)) {
+    const only = executor.body.statements.length === 1 ? executor.body.statements[0] : undefined;
+    if (only && ts.isExpressionStatement(only)) timer = only.expression;
+    else if (only && ts.isReturnStatement(only)) timer = only.expression;
+  } else {
+    timer = executor.body;
+  }
+  if (!timer) return false;
+  timer = skipTsParens(timer);
+  if (!ts.isCallExpression(timer)) return false;
+  const callee = timer.expression;
+  const isTimer = (ts.isIdentifier(callee) && callee.text === 'setTimeout') ||
+    (ts.isPropertyAccessExpression(callee) && callee.name.text === 'setTimeout' && ts.isIdentifier(callee.expression) &&
+      (callee.expression.text === 'globalThis' || callee.expression.text === 'window'));
+  const first = timer.arguments[0];
+  return isTimer && first !== undefined && tsCallsOnly(first, resolve.text);
+}
+
+function tsCallsOnly(node: ts.Expression, name: string): boolean {
+  const expr = skipTsParens(node);
+  if (ts.isIdentifier(expr)) return expr.text === name;
+  if (!ts.isArrowFunction(expr) && !ts.isFunctionExpression(expr)) return false;
+  let body: ts.Node | undefined = expr.body;
+  if (ts.isBlock(body)) {
+    const only = body.statements.length === 1 ? body.statements[0] : undefined;
+    body = only && ts.isExpressionStatement(only) ? only.expression : undefined;
+  }
+  return body !== undefined && ts.isCallExpression(body) && ts.isIdentifier(body.expression) && body.expression.text === name;
 }

@@ -90,7 +90,8 @@ export default createRule<Options, MessageId>({
     const extraSleeps = [...settings.sleeps, ...options.sleeps];
     const services = ESLintUtils.getParserServices(context, true);
     let analysis: SleepAnalysis | null = null;
-    const sleeps = (): SleepAnalysis => (analysis ??= createSleepAnalysis(sourceCode, extraSleeps));
+    const sleeps = (): SleepAnalysis =>
+      (analysis ??= createSleepAnalysis(sourceCode, extraSleeps, services.program ? services : null));
     const reported = new Set<TSESTree.Node>();
 
     function report(site: SleepSite, at: TSESTree.Node, holder: Holder, callback: TSESTree.Node | null): void {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { createSleepAnalysis, enclosingRetryLoop, isFunctionNode, isWaitedFor } from '../../src/analysis';
+import type { ModuleExport } from '../../src/util/settings';
 import { parse } from './parse';
 
 /** The kind of the first call or `new` whose text is `text`. */
@@ -76,7 +77,7 @@ describe('createSleepAnalysis: classify', () => {
   it('team-declared sleeps: exports and methods', () => {
     assert.equal(classify(`import { pause } from '@acme/time';\npause(5);`, 'pause(5)', [{ module: '@acme/time', export: 'pause' }]), 'sleep');
     assert.equal(classify(`import { pause } from '@acme/time';\npause(5);`, 'pause(5)'), null);
-    assert.equal(classify(`declare const clock: any;\nclock.idle(5);`, 'clock.idle(5)', [{ method: 'idle' }]), 'sleep');
+    assert.equal(classify(`declare const clock: any;\nclock.idle(5);`, 'clock.idle(5)', [{ method: 'idle' } as ModuleExport]), 'sleep');
     assert.equal(
       classify(`import { Clock } from '@acme/time';\nconst clock = new Clock();\nclock.idle(5);`, 'clock.idle(5)', [{ module: '@acme/other', method: 'idle' }]),
       null,

@@ -333,6 +333,13 @@ export const run = () => mutex.runExclusive(() => {
   queueMicrotask(() => void sleep(5));
 });
 `,
+    // Without types, a helper imported from another file is unknown (typed mode reads its body).
+    `
+import pLimit from 'p-limit';
+import { sleep } from './timing';
+const limit = pLimit(4);
+export const run = () => limit(async () => { await sleep(100); });
+`,
     // Promise executor with a computed first argument is not the resolve pattern.
     `
 import pLimit from 'p-limit';
@@ -998,7 +1005,8 @@ import pLimit from 'p-limit';
 const limit = pLimit(2);
 export const run = (clock: { idle(ms: number): Promise<void> }) => limit(async () => { await clock.idle(10); });
 `,
-      options: [{ permitCallbacks: [], sleeps: [{ method: 'idle' }] }],
+      // A method declared without a module matches on any object.
+      settings: { 'async-hazards': { sleeps: [{ method: 'idle' }] } },
       errors: [{ messageId: 'sleepHoldingPermit', line: 4, column: 94 }],
     },
     // --- manual acquire → release regions ---
