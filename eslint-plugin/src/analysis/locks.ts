@@ -483,7 +483,11 @@ function bindingOf(sourceCode: Services, expression: TSESTree.Expression, shape:
   const none: Binding = { node: null, variable: null, escape: null };
   if (!parent) return none;
   let target: TSESTree.Node | null = null;
-  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === expression) target = parent.id;
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === expression) {
+    // `using` / `await using` dispose the resource at the end of the block.
+    if (parent.parent.kind === 'using' || parent.parent.kind === 'await using') return 'unsupported';
+    target = parent.id;
+  }
   else if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.right === expression && parent.operator === '=') {
     target = parent.left;
     if (target.type === AST_NODE_TYPES.MemberExpression) return { ...none, escape: { kind: 'stored', node: parent } };

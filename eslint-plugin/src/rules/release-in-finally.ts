@@ -57,15 +57,15 @@ export default createRule<Options, MessageId>({
     fixable: 'code',
     hasSuggestions: true,
     messages: {
-      notInFinally: '{{what}} from `{{acquire}}` is not released if line {{line}} throws: {{cost}}. Release it in `finally`.',
-      earlyExit: '{{what}} from `{{acquire}}` is never released on the `{{exit}}` at line {{line}}: {{cost}}. Release it in `finally`.',
-      neverReleased: '{{what}} from `{{acquire}}` is never released in this function: {{cost}}. Release it in `finally`.',
+      notInFinally: '{{What}} from `{{acquire}}` is not released if line {{line}} throws: {{cost}}. Release it in `finally`.',
+      earlyExit: '{{What}} from `{{acquire}}` is never released on the `{{exit}}` at line {{line}}: {{cost}}. Release it in `finally`.',
+      neverReleased: '{{What}} from `{{acquire}}` is never released in this function: {{cost}}. Release it in `finally`.',
       releasedOnlyInCatch:
-        '{{what}} from `{{acquire}}` is released only in the `catch` at line {{line}}, so a run that succeeds keeps it: {{cost}}. Release it in `finally`.',
+        '{{What}} from `{{acquire}}` is released only in the `catch` at line {{line}}, so a run that succeeds keeps it: {{cost}}. Release it in `finally`.',
       unreleasedPath:
-        '{{what}} from `{{acquire}}` is not released on every path through line {{line}}: {{cost}}. Release it in `finally`.',
+        '{{What}} from `{{acquire}}` is not released on every path through line {{line}}: {{cost}}. Release it in `finally`.',
       throwBeforeTry:
-        '{{what}} from `{{acquire}}` is not released if line {{line}} throws, before the `try` at line {{tryLine}} begins: {{cost}}. Acquire right before the `try`.',
+        '{{What}} from `{{acquire}}` is not released if line {{line}} throws, before the `try` at line {{tryLine}} begins: {{cost}}. Acquire right before the `try`.',
       returnWithoutAwait:
         'The `return` at line {{line}} hands back a promise without `await`, so `finally` releases {{what}} from `{{acquire}}` before that work finishes and the next holder runs alongside it. Return `await …`.',
       wrapInTryFinally: 'Wrap the code that holds it in `try` and release it in `finally`.',
@@ -130,9 +130,11 @@ export default createRule<Options, MessageId>({
 
     function report(acquisition: Acquisition, problem: ReleaseProblem): void {
       const named = acquisition.resourceNode && acquisition.resultRole === 'resource';
-      const what = named ? `\`${acquisition.resourceNode?.name ?? ''}\`` : NOUN[acquisition.kind];
+      const noun = acquisition.recognizedBy === 'setting' ? 'the resource' : NOUN[acquisition.kind];
+      const what = named ? `\`${acquisition.resourceNode?.name ?? ''}\`` : noun;
       const data: Record<string, string> = {
-        what: what.charAt(0).toUpperCase() + what.slice(1),
+        what,
+        What: what.charAt(0).toUpperCase() + what.slice(1),
         acquire: acquisition.acquireText,
         cost: COST[acquisition.kind],
       };

@@ -31,6 +31,8 @@ export function planWrapInTryFinally(sourceCode: SourceCode, acquisition: Acquis
     if (site.finallyOf || cover?.type !== AST_NODE_TYPES.ExpressionStatement || !isInBlock(cover)) return null;
     releaseStatements.push(cover);
   }
+  // Different releases (`pool.destroy(res)` on one path, `pool.release(res)` on another) cannot become one.
+  if (new Set(releaseStatements.map((r) => sourceCode.getText(r))).size > 1) return null;
   let last = start;
   for (let i = start + 1; i < list.length; i++) {
     if (releaseStatements.some((r) => contains(list[i] as TSESTree.Node, r))) last = i;
@@ -126,7 +128,7 @@ function textOfRelease(sourceCode: SourceCode, statements: readonly TSESTree.Nod
 
 /** `[value, release]` → `value`; `release` → ``; `[, release]` → ``. Null for shapes we do not rewrite. */
 function semaphoreValue(statement: TSESTree.Statement): string | null {
-  if (statement.type === AST_NODE_TYPES.ExpressionStatement) return '';
+  if (statement.type === AST_NODE_TYPES.ExpressionStatement) return statement.expression.type === AST_NODE_TYPES.AwaitExpression ? '' : null;
   if (statement.type !== AST_NODE_TYPES.VariableDeclaration || statement.declarations.length !== 1) return null;
   const id = (statement.declarations[0] as TSESTree.VariableDeclarator).id;
   if (id.type === AST_NODE_TYPES.Identifier) return '';
