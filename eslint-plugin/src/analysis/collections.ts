@@ -662,7 +662,8 @@ function mappedFanOut(ctx: CollectionContext, call: TSESTree.CallExpression, max
     return null;
   }
   if (!collection || !mapper || mapper.type === AST_NODE_TYPES.SpreadElement || collection.type === AST_NODE_TYPES.SpreadElement) return null;
-  const size = collectionSize(ctx, collection);
+  // `Array.from({ length: K }, fn)` is sized by its first argument, which `collectionSize` of the call reads.
+  const size = collectionSize(ctx, method === 'from' ? call : collection);
   if (size.kind === 'bounded' && size.count <= maxElements) return null;
   if (mapperWork(ctx, mapper) !== 'async') return null;
   return { shape: 'map', mapCall: call, collection, work: mapper, size, origin: null, loop: null, count: 0 };
