@@ -1,7 +1,6 @@
 import type * as ts from 'typescript';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import type { ModuleExport } from '../util/settings';
 import { calleeName, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { getCallGraph } from './callGraph';
 import type { ModuleRef } from './imports';
@@ -331,6 +330,30 @@ export function isVariableRead(sourceCode: Services, id: TSESTree.Identifier): b
 
 // ---- allow lists -------------------------------------------------------------------------------
 
+/** An allow-list entry: an export of a module, or a method on objects from a module (or anywhere). */
+export interface CallPattern {
+  /** Module specifier, `node:` prefix optional; omitted: match by name alone. */
+  module?: string;
+  /** Export name; `default` for the default export. */
+  export?: string;
+  /** Method name called on an object imported from or constructed by `module`. */
+  method?: string;
+}
+
+/** JSON schema for a list of `CallPattern`s. */
+export const callPatternListSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      module: { type: 'string', description: 'Module specifier, with or without the `node:` prefix; omit to match by name alone.' },
+      export: { type: 'string', description: 'Export name; `default` for the default export.' },
+      method: { type: 'string', description: 'Method name on an object imported from or created by the module.' },
+    },
+    additionalProperties: false,
+  },
+} as const;
+
 /**
  * Does `call` match an entry of an allow list? `{ module, export }` matches a call of that export
  * (also `test.skip(…)`-style one-segment modifiers); `{ module, method }` a `.method()` call on an
@@ -339,7 +362,7 @@ export function isVariableRead(sourceCode: Services, id: TSESTree.Identifier): b
 export function matchesAllowList(
   sourceCode: Services,
   call: TSESTree.CallExpression | TSESTree.NewExpression,
-  entries: readonly ModuleExport[],
+  entries: readonly CallPattern[],
 ): boolean {
   if (entries.length === 0) return false;
   const callee = skipTransparent(call.callee);

@@ -1,26 +1,24 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
-import type { PromiseOrigin, TypeOracle } from '../analysis';
+import type { CallPattern, PromiseOrigin, TypeOracle } from '../analysis';
 import {
-  createTypeOracle, droppedExpressions, findVariable, forOfRewrite, getAsyncContext, isFunctionNode, isPromiseHandled,
+  callPatternListSchema, createTypeOracle, droppedExpressions, findVariable, forOfRewrite, getAsyncContext, isFunctionNode, isPromiseHandled,
   isVariableRead, matchesAllowList, promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { evidenceAt, recordEvidence } from '../util/evidence';
-import type { ModuleExport } from '../util/settings';
-import { moduleExportListSchema } from '../util/settings';
 
 export type Options = [{
   allowVoid?: boolean;
-  allowedCalls?: ModuleExport[];
-  allowedCallbacks?: ModuleExport[];
+  allowedCalls?: CallPattern[];
+  allowedCallbacks?: CallPattern[];
 }];
 export type MessageId =
   | 'orphanedPromise' | 'unhandledChain' | 'unusedPromise' | 'forEachAsync' | 'asyncCallbackIgnored'
   | 'asyncExecutor' | 'addAwait' | 'addVoid' | 'rewriteForOf';
 
 /** Calls whose promises are conventionally left alone: node:test registers and awaits them itself. */
-export const DEFAULT_ALLOWED_CALLS: readonly ModuleExport[] = [
+export const DEFAULT_ALLOWED_CALLS: readonly CallPattern[] = [
   { module: 'node:test', export: 'default' },
   { module: 'node:test', export: 'test' },
   { module: 'node:test', export: 'describe' },
@@ -29,7 +27,7 @@ export const DEFAULT_ALLOWED_CALLS: readonly ModuleExport[] = [
 ];
 
 /** Registrations whose async callbacks the library awaits and routes errors from. */
-export const DEFAULT_ALLOWED_CALLBACKS: readonly ModuleExport[] = [
+export const DEFAULT_ALLOWED_CALLBACKS: readonly CallPattern[] = [
   // Hono: `app.on(method, path, handler)` registers a route; rejections go to `app.onError`.
   { module: 'hono', method: 'on' },
   // Telegraf and grammY: `bot.on(filter, handler)` is middleware; rejections go to `bot.catch`.
@@ -75,11 +73,11 @@ export default createRule<Options, MessageId>({
         properties: {
           allowVoid: { type: 'boolean', description: 'Accept `void promise` as an explicit, deliberate detach.' },
           allowedCalls: {
-            ...moduleExportListSchema,
+            ...callPatternListSchema,
             description: 'Calls whose promise may be dropped, added to the default list (node:test `describe`/`it`/`test`/`suite`).',
           },
           allowedCallbacks: {
-            ...moduleExportListSchema,
+            ...callPatternListSchema,
             description: 'Registrations whose async callbacks the library awaits and handles, added to the default list.',
           },
         },

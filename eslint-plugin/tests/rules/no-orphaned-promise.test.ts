@@ -6,7 +6,7 @@ import { createRuleTester, createTypedRuleTester, fixture } from '../ruleTester'
 // Every case below runs twice: without type information and with it. Typed mode only adds
 // findings, so each syntactic verdict must hold in both. Typed-only cases follow at the end.
 
-const valid: ValidTestCase<Options>[] = [
+const valid: (ValidTestCase<Options> | string)[] = [
   // --- awaited, returned, yielded ---
   `async function send() {}
 async function main() { await send(); }`,
