@@ -8,7 +8,7 @@ import type { FunctionInfo } from './callGraph';
 import type { ModuleRef } from './imports';
 import { walk } from './ast';
 import { busyWait, catalogueEntry, matchBlockingCall, mentionsClock } from './blockingApis';
-import { getCallGraph, runningFunction } from './callGraph';
+import { runningFunction } from './callGraph';
 import { normalizeModule } from './imports';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -47,7 +47,6 @@ export function createChainAnalysis(
   options: BlockingOptions,
   services: Partial<ParserServices> | null,
 ): ChainAnalysis {
-  const graph = getCallGraph(sourceCode);
   const memo = new Map<FunctionNode, BlockingChain | null>();
   let loopsByFunction: Map<FunctionNode, WaitLoop[]> | null = null;
   const program = services?.program ?? null;
