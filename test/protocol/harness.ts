@@ -140,6 +140,13 @@ export class LspHarness {
     }
   }
 
+  /** Every message shown to the user so far (`window/showMessage` and `window/showMessageRequest`). */
+  shownMessages(): string[] {
+    return [...this.notifications, ...this.serverRequests]
+      .filter((n) => n.method === 'window/showMessage' || n.method === 'window/showMessageRequest')
+      .map((n) => (n.params as { message: string }).message);
+  }
+
   notify(method: string, params: unknown): Promise<void> {
     return this.connection.sendNotification(method, params);
   }

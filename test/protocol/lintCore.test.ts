@@ -1,0 +1,125 @@
+// The shared lint core (server/src/lint.ts), called directly: what the server and the CLI build on.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { LintNotice } from '../../server/src/lint';
+import { createLinter } from '../../server/src/lint';
+import { ALIASED_CONFIG, FAILING_CONFIG, HAZARDS_TS, makeFolder } from './fixtures';
+
+describe('lint core', () => {
+  let plain: ReturnType<typeof makeFolder>;
+  let configured: ReturnType<typeof makeFolder>;
+  let broken: ReturnType<typeof makeFolder>;
+  before(() => {
+    plain = makeFolder('core-plain', { 'a.ts': HAZARDS_TS });
+    configured = makeFolder('core-configured', { 'a.ts': HAZARDS_TS, 'eslint.config.mjs': ALIASED_CONFIG });
+    broken = makeFolder('core-broken', { 'a.ts': HAZARDS_TS, 'eslint.config.mjs': FAILING_CONFIG });
+  });
+  after(() => {
+    plain.remove();
+    configured.remove();
+    broken.remove();
+  });
+
+  it('runs every recommended rule with no config and no node_modules', async () => {
+    const linter = createLinter({ cwd: plain.dir, typeAware: 'off' });
+    const result = await linter.lintText(HAZARDS_TS, path.join(plain.dir, 'a.ts'));
+    assert.deepEqual(
+      result.messages.map((m) => [m.ruleId, m.line]),
+      [
+        ['async-hazards/no-blocking-in-async', 7],
+        ['async-hazards/no-orphaned-promise', 13],
+        ['async-hazards/release-in-finally', 17],
+        ['async-hazards/no-unbounded-fan-out', 23],
+      ],
+    );
+    assert.equal(result.config.status, 'none');
+    const release = result.messages.find((m) => m.ruleId === 'async-hazards/release-in-finally');
+    assert.ok(release?.evidence.some((e) => e.line === 17), 'evidence points at the acquire');
+  });
+
+  it('reads the unsaved text, not the file on disk', async () => {
+    const linter = createLinter({ cwd: plain.dir, typeAware: 'off' });
+    const result = await linter.lintText('export const x = 1;\n', path.join(plain.dir, 'a.ts'));
+    assert.deepEqual(result.messages, []);
+  });
+
+  it('follows a trusted config under any alias, and ignores it when untrusted', async () => {
+    const file = path.join(configured.dir, 'a.ts');
+    const trusted = await createLinter({ cwd: configured.dir, trusted: true, typeAware: 'off' }).lintText(HAZARDS_TS, file);
+    assert.equal(trusted.config.alias, 'hazards');
+    assert.ok(!trusted.messages.some((m) => m.ruleId === 'async-hazards/no-blocking-in-async'));
+    assert.equal(trusted.messages.find((m) => m.ruleId === 'async-hazards/no-orphaned-promise')?.severity, 1);
+    const untrusted = await createLinter({ cwd: configured.dir, trusted: false, typeAware: 'off' }).lintText(HAZARDS_TS, file);
+    assert.equal(untrusted.config.status, 'untrusted');
+    assert.ok(untrusted.messages.some((m) => m.ruleId === 'async-hazards/no-blocking-in-async'));
+  });
+
+  it('settings win over the workspace config', async () => {
+    const linter = createLinter({ cwd: configured.dir, trusted: true, typeAware: 'off', rules: { 'no-blocking-in-async': 'warn', 'release-in-finally': 'off' } });
+    const result = await linter.lintText(HAZARDS_TS, path.join(configured.dir, 'a.ts'));
+    assert.equal(result.messages.find((m) => m.ruleId === 'async-hazards/no-blocking-in-async')?.severity, 1);
+    assert.ok(!result.messages.some((m) => m.ruleId === 'async-hazards/release-in-finally'));
+  });
+
+  it('falls back to the defaults when the trusted config throws, and says so once', async () => {
+    const notices: LintNotice[] = [];
+    const linter = createLinter({ cwd: broken.dir, trusted: true, typeAware: 'off', onNotice: (n) => void notices.push(n) });
+    const first = await linter.lintText(HAZARDS_TS, path.join(broken.dir, 'a.ts'));
+    await linter.lintText(HAZARDS_TS, path.join(broken.dir, 'a.ts'));
+    assert.equal(first.config.status, 'failed');
+    assert.equal(first.messages.length, 4);
+    assert.equal(notices.filter((n) => n.kind === 'configFailed').length, 1);
+  });
+
+  it('keeps the other rules when one rule throws, and reports the crash once', async () => {
+    const notices: LintNotice[] = [];
+    const standIn = {
+      meta: { name: 'eslint-plugin-async-hazards' },
+      rules: {
+        'release-in-finally': {
+          meta: { type: 'problem', schema: [], messages: {} },
+          create: () => ({ Identifier(node: { name: string }) {
+            if (node.name === 'crash') throw new Error('rule bug');
+          } }),
+        },
+        'no-orphaned-promise': {
+          meta: { type: 'problem', schema: [], messages: { found: 'call found' } },
+          create: (context: { report(d: object): void }) => ({ CallExpression(node: object) {
+            context.report({ node, messageId: 'found' });
+          } }),
+        },
+      },
+    };
+    const linter = createLinter({ cwd: plain.dir, typeAware: 'off', plugin: standIn, onNotice: (n) => void notices.push(n) });
+    const result = await linter.lintText('const crash = 1;\nrun();\n', path.join(plain.dir, 'b.ts'));
+    assert.deepEqual(result.crashedRules, ['async-hazards/release-in-finally']);
+    assert.deepEqual(result.messages.map((m) => [m.ruleId, m.line]), [['async-hazards/no-orphaned-promise', 2]]);
+    await linter.lintText('const crash = 2;\n', path.join(plain.dir, 'b.ts'));
+    assert.equal(notices.filter((n) => n.kind === 'ruleCrashed').length, 1);
+  });
+
+  it('gives one fatal message for a parse error', async () => {
+    const result = await createLinter({ cwd: plain.dir, typeAware: 'off' }).lintText('const = ;\n', path.join(plain.dir, 'c.ts'));
+    assert.equal(result.messages.length, 1);
+    assert.equal(result.messages[0]?.fatal, true);
+    assert.match(result.messages[0]!.message, /^Parsing error/);
+  });
+
+  it('skips binary, oversized and non-JS files', async () => {
+    const linter = createLinter({ cwd: plain.dir, typeAware: 'off', maxFileSizeKb: 1 });
+    assert.equal((await linter.lintText('a\u0000\u0001b', path.join(plain.dir, 'd.ts'))).skipped?.reason, 'binary');
+    assert.equal((await linter.lintText('x'.repeat(2048), path.join(plain.dir, 'd.ts'))).skipped?.reason, 'tooLarge');
+    assert.equal((await linter.lintText('x', path.join(plain.dir, 'd.md'))).skipped?.reason, 'unsupported');
+  });
+
+  it('applies autofixes only, never suggestions', async () => {
+    const linter = createLinter({ cwd: plain.dir, typeAware: 'off' });
+    const { output, fixed } = await linter.fixText(HAZARDS_TS, path.join(plain.dir, 'a.ts'));
+    assert.equal(fixed, true);
+    assert.match(output, /try \{\n {4}await refresh\(\);\n {2}\} finally \{\n {4}release\(\);\n {2}\}/);
+    // Suggestions (await readFile, void refresh(), runExclusive) are not applied.
+    assert.match(output, /return readFileSync\(path, 'utf8'\);/);
+    assert.match(output, /^ {2}refresh\(\); \/\/ line 13/m);
+  });
+});
