@@ -147,7 +147,7 @@ export default createRule<Options, MessageId>({
         node: call,
         messageId: 'chunkedBatch',
         data: {
-          method, size, source: describe(chunk.source), line: chunk.loop.loc.start.line,
+          method, size: /^\d+$/.test(size) ? size : `\`${size}\``, source: describe(chunk.source), line: chunk.loop.loc.start.line,
           remedy: remedy(method, size).replace('Bound it', 'Replace the slices'),
         },
         suggest,
