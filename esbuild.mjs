@@ -63,6 +63,22 @@ export const targets = [
     },
     copy: () => [...typescriptLibFiles(path.join(root, 'server/dist')), ...ruleDocs(path.join(root, 'server/dist'))],
   },
+  {
+    name: 'client',
+    options: {
+      ...nodeBundle,
+      entryPoints: [path.join(root, 'client/src/extension.ts')],
+      outfile: path.join(root, 'client/dist/extension.js'),
+      external: [...nodeBundle.external, 'vscode'],
+    },
+    // The extension carries its own copy of the server bundle (built by the target above), with the
+    // TypeScript lib files next to it and the rule docs, so it works in a folder without node_modules.
+    copy: () => [
+      { from: path.join(root, 'server/dist/server.js'), to: path.join(root, 'client/dist/server.js') },
+      ...typescriptLibFiles(path.join(root, 'client/dist')),
+      ...ruleDocs(path.join(root, 'client/dist')),
+    ],
+  },
 ];
 
 function copyFiles(target) {

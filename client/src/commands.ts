@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { DIAGNOSTIC_SOURCE } from '../../server/src/protocol';
 import { ruleDocsFolder } from './config';
 
-/** Commands the client owns. `asyncHazards.scanWorkspace` is the server's: the language client
- * registers it from the server's `executeCommandProvider`, so it must not be registered here. */
+/** Commands the client owns. The server's commands (`asyncHazards.scanWorkspace`,
+ * `asyncHazards.showDocumentation`) are registered by the language client from the server's
+ * `executeCommandProvider`, so they must not be registered here. */
 export function registerCommands(
   context: vscode.ExtensionContext,
   client: LanguageClient,
@@ -23,7 +25,8 @@ export function registerCommands(
 
 async function openRuleDoc(context: vscode.ExtensionContext, ruleId: string | undefined): Promise<void> {
   const folder = ruleDocsFolder(context);
-  const id = ruleId ?? ruleAtCursor() ?? (await pickRule(folder));
+  const given = ruleId?.slice(ruleId.lastIndexOf('/') + 1);
+  const id = given ?? ruleAtCursor() ?? (await pickRule(folder));
   if (id === undefined) return;
   const page = vscode.Uri.joinPath(folder, `${id}.md`);
   try {
@@ -47,9 +50,10 @@ function ruleAtCursor(): string | undefined {
   if (editor === undefined) return undefined;
   const position = editor.selection.active;
   for (const diagnostic of vscode.languages.getDiagnostics(editor.document.uri)) {
-    if (diagnostic.source !== 'async-hazards' || !diagnostic.range.contains(position)) continue;
+    if (diagnostic.source !== DIAGNOSTIC_SOURCE || !diagnostic.range.contains(position)) continue;
     const code = typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code;
-    if (code !== undefined) return String(code);
+    // Codes may carry the plugin prefix (`async-hazards/<name>`); docs pages are named by rule.
+    if (code !== undefined) return String(code).slice(String(code).lastIndexOf('/') + 1);
   }
   return undefined;
 }

@@ -17,7 +17,7 @@ export function serverModule(context: vscode.ExtensionContext): string {
   return context.asAbsolutePath('dist/server.js');
 }
 
-/** The bundled rule docs (Markdown), copied from the plugin at build time. */
+/** The bundled rule docs (Markdown), copied from the plugin at build time (see esbuild.mjs). */
 export function ruleDocsFolder(context: vscode.ExtensionContext): vscode.Uri {
-  return vscode.Uri.joinPath(context.extensionUri, 'dist', 'docs', 'rules');
+  return vscode.Uri.joinPath(context.extensionUri, 'dist', 'docs');
 }

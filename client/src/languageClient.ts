@@ -12,6 +12,12 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
+import {
+  DidGrantTrustNotification,
+  StatusNotification,
+  type InitializationOptions,
+  type StatusParams,
+} from '../../server/src/protocol';
 import { SECTION, documentSelector, serverModule } from './config';
 import type { ServerStatus } from './status';
 
@@ -33,7 +39,7 @@ export function createLanguageClient(
     documentSelector,
     outputChannel: output,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
-    initializationOptions: { workspaceTrusted: vscode.workspace.isTrusted },
+    initializationOptions: { workspaceTrusted: vscode.workspace.isTrusted } satisfies InitializationOptions,
     // The server pulls settings per document; this tells it when `asyncHazards.*` changed.
     synchronize: { configurationSection: SECTION },
     errorHandler: new CrashReporter(output, status),
@@ -44,7 +50,23 @@ export function createLanguageClient(
     else if (newState === State.Running) status.set('ready');
     else status.set('stopped', { detail: 'the server is not running; run "Async Hazards: Restart Server"' });
   });
+  client.onNotification(StatusNotification, (params) => showStatus(status, params));
+  // Untrusted folders run in limited mode; granting trust lets the server load the folder's config.
+  context.subscriptions.push(
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      if (client.isRunning()) void client.sendNotification(DidGrantTrustNotification, {});
+    }),
+  );
   return client;
+}
+
+function showStatus(status: ServerStatus, params: StatusParams): void {
+  const lintedAt = params.lastLintAt === undefined ? undefined : new Date(params.lastLintAt);
+  const info = { lintedAt, durationMs: params.lastLintMs, typeAware: params.typeAware };
+  if (params.state === 'ready') status.set('ready', info);
+  else if (params.state === 'linting') status.set('linting', info);
+  else if (params.state === 'building') status.set('types', { ...info, detail: params.message });
+  else status.set('error', { ...info, detail: params.message ?? 'the server reported an error; see the output' });
 }
 
 /** Makes every server crash visible: the status item turns red, the output channel says what

@@ -25,10 +25,11 @@ export class ServerStatus implements vscode.Disposable {
   }
 
   /** `detail` explains an error; `lintedAt`/`durationMs` record a finished lint. */
-  set(kind: StatusKind, info: { detail?: string; lintedAt?: Date; durationMs?: number } = {}): void {
-    if (info.lintedAt !== undefined) {
+  set(kind: StatusKind, info: { detail?: string; lintedAt?: Date; durationMs?: number; typeAware?: boolean } = {}): void {
+    if (info.lintedAt !== undefined && !Number.isNaN(info.lintedAt.getTime())) {
       const took = info.durationMs === undefined ? '' : ` in ${Math.round(info.durationMs)} ms`;
-      this.lastLint = `last lint ${info.lintedAt.toLocaleTimeString()}${took}`;
+      const types = info.typeAware === undefined ? '' : info.typeAware ? ', with type information' : ', without type information';
+      this.lastLint = `last lint ${info.lintedAt.toLocaleTimeString()}${took}${types}`;
     }
     this.item.text = LABELS[kind];
     this.item.busy = kind === 'starting' || kind === 'linting' || kind === 'types';
