@@ -1,9 +1,11 @@
+import type { MessageId, Options } from '../../src/rules/release-in-finally';
 import rule from '../../src/rules/release-in-finally';
 import { createRuleTester } from '../ruleTester';
 
 const ruleTester = createRuleTester();
 
-ruleTester.run('release-in-finally', rule, {
+// `as never`: the rule tester pins an older @typescript-eslint/utils, whose RuleModule type differs only nominally.
+ruleTester.run<MessageId, Options>('release-in-finally', rule as never, {
   valid: [
   {
     // released in finally
