@@ -1,0 +1,233 @@
+// Latency and memory of the built language server (server/dist/server.js) over stdio, against the
+// floor every ESLint-based server pays: Linter.verify with the parser and one trivial core rule.
+//   node bench/lsp-latency.mjs [--edits 200] [--rss-edits 1000] [--no-typed]
+// Prints p50/p95/p99 per file and mode, the ratio to the floor measured in the same run (floor and
+// server requests are interleaved so machine load hits both), time to first diagnostics, and RSS.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = require('vscode-jsonrpc/node');
+const { Linter } = require('eslint');
+const tsParser = require('@typescript-eslint/parser');
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const serverPath = path.join(root, 'server', 'dist', 'server.js');
+const corpus = path.join(root, 'bench', '.corpus', 'lsp');
+const args = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const EDITS = flag('--edits', 200);
+const RSS_EDITS = flag('--rss-edits', 1000);
+const TYPED = !args.includes('--no-typed');
+
+/** A service-like module: imports, types, classes, async functions, some hazards for the rules to find. */
+function realisticFile(lines) {
+  const head = [
+    "import { readFileSync } from 'node:fs';",
+    "import { readFile } from 'node:fs/promises';",
+    "import { Mutex } from 'async-mutex';",
+    '',
+    'const lock = new Mutex();',
+    'const cache = new Map<string, string>();',
+    '',
+  ];
+  const block = (i) => [
+    `export interface Ticket${i} {`,
+    '  id: string;',
+    '  subject: string;',
+    '  tags: string[];',
+    '}',
+    '',
+    `export async function load${i}(id: string): Promise<Ticket${i}> {`,
+    `  const raw = await readFile(\`/data/\${id}-${i}.json\`, 'utf8');`,
+    `  const parsed = JSON.parse(raw) as Ticket${i};`,
+    '  if (!parsed.id) {',
+    `    throw new Error('ticket ${i} has no id');`,
+    '  }',
+    '  return parsed;',
+    '}',
+    '',
+    `export async function update${i}(ticket: Ticket${i}): Promise<void> {`,
+    '  const release = await lock.acquire();',
+    '  try {',
+    '    cache.set(ticket.id, ticket.subject);',
+    `    await load${i}(ticket.id);`,
+    '  } finally {',
+    '    release();',
+    '  }',
+    '}',
+    '',
+    `export class Service${i} {`,
+    '  private readonly seen = new Set<string>();',
+    '',
+    '  async handle(ids: readonly string[]): Promise<number> {',
+    '    let count = 0;',
+    '    for (const id of ids.slice(0, 10)) {',
+    `      const ticket = await load${i}(id);`,
+    '      if (!this.seen.has(ticket.id)) {',
+    '        this.seen.add(ticket.id);',
+    '        count += ticket.tags.length;',
+    '      }',
+    '    }',
+    '    return count;',
+    '  }',
+    '',
+    '  describe(ticket: { subject: string }): string {',
+    '    return `${ticket.subject} (${this.seen.size})`;',
+    '  }',
+    '}',
+    '',
+    `export async function legacy${i}(path: string): Promise<string> {`,
+    `  return ${i % 10 === 0 ? 'readFileSync(path, "utf8")' : 'await readFile(path, "utf8")'};`,
+    '}',
+    '',
+  ];
+  const out = [...head];
+  for (let i = 0; out.length < lines; i++) out.push(...block(i));
+  return out.slice(0, lines).join('\n') + '\n';
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+const stats = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
+};
+const ms = (n) => `${n.toFixed(1)} ms`;
+
+function rssKb(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+}
+
+async function startServer(folder, settings) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  connection.onRequest((method, params) => (method === 'workspace/configuration' ? params.items.map(() => settings) : null));
+  connection.onNotification(() => undefined);
+  connection.listen();
+  await connection.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(folder).href,
+    workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'corpus' }],
+    capabilities: { workspace: { configuration: true }, textDocument: { diagnostic: {} }, window: { workDoneProgress: false } },
+    initializationOptions: {},
+  });
+  await connection.sendNotification('initialized', {});
+  return { child, connection, started };
+}
+
+/** One edit: a character typed into a comment line, as incremental sync sends it. */
+function editAt(text, n) {
+  const lines = text.split('\n');
+  const line = 7 + ((n * 37) % (lines.length - 10));
+  const newText = `// edit ${n}`;
+  const next = [...lines.slice(0, line), newText, ...lines.slice(line + 1)].join('\n');
+  return { next, change: { range: { start: { line, character: 0 }, end: { line, character: lines[line].length } }, text: newText } };
+}
+
+function floorVerify(linter, text, filename) {
+  const t = performance.now();
+  linter.verify(text, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, rules: { 'no-debugger': 'error' } }], filename);
+  return performance.now() - t;
+}
+
+async function measure(server, file, text, edits, warmup) {
+  const uri = pathToFileURL(file).href;
+  const linter = new Linter({ cwd: path.dirname(file) });
+  let version = 1;
+  await server.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version, text } });
+  const firstStart = performance.now();
+  await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+  const first = performance.now() - firstStart;
+  const server_ = [];
+  const floor = [];
+  let current = text;
+  let findings = 0;
+  for (let n = 0; n < warmup + edits; n++) {
+    const { next, change } = editAt(current, n);
+    current = next;
+    version++;
+    const floorMs = floorVerify(linter, current, file);
+    await server.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
+    const t = performance.now();
+    const report = await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+    const serverMs = performance.now() - t;
+    findings = report.items.length;
+    if (n >= warmup) {
+      server_.push(serverMs);
+      floor.push(floorMs);
+    }
+  }
+  await server.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  return { first, server: stats(server_), floor: stats(floor), findings };
+}
+
+function report(label, r) {
+  const ratio = (k) => (r.server[k] / r.floor[k]).toFixed(2);
+  process.stdout.write(
+    `${label.padEnd(28)} first ${ms(r.first).padStart(10)} | server p50 ${ms(r.server.p50)} p95 ${ms(r.server.p95)} p99 ${ms(r.server.p99)}` +
+      ` | floor p50 ${ms(r.floor.p50)} p95 ${ms(r.floor.p95)} p99 ${ms(r.floor.p99)} | ratio p50 ${ratio('p50')}× p99 ${ratio('p99')}× | ${r.findings} findings\n`,
+  );
+}
+
+async function main() {
+  if (!fs.existsSync(serverPath)) throw new Error('run npm run build first');
+  fs.mkdirSync(corpus, { recursive: true });
+  const files = { '1k': path.join(corpus, 'src', 'service1k.ts'), '5k': path.join(corpus, 'src', 'service5k.ts') };
+  fs.mkdirSync(path.dirname(files['1k']), { recursive: true });
+  const texts = { '1k': realisticFile(1000), '5k': realisticFile(5000) };
+  for (const key of Object.keys(files)) fs.writeFileSync(files[key], texts[key]);
+  fs.writeFileSync(path.join(corpus, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', strict: true, noEmit: true, types: [] }, include: ['src'] }));
+  process.stdout.write(`async-hazards language server latency: ${EDITS} edits per file, node ${process.version}\n`);
+
+  // Syntactic mode.
+  const syntactic = await startServer(corpus, { typeAware: 'off' });
+  const ttfd = performance.now();
+  for (const key of ['1k', '5k']) {
+    const r = await measure(syntactic, files[key], texts[key], EDITS, 10);
+    if (key === '1k') process.stdout.write(`time to first diagnostics after start: ${ms(ttfd - syntactic.started + r.first)}\n`);
+    report(`syntactic ${key} lines`, r);
+  }
+
+  // RSS over many edits of the 1,000-line file.
+  const uri = pathToFileURL(files['1k']).href;
+  await syntactic.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text: texts['1k'] } });
+  let current = texts['1k'];
+  let version = 1;
+  const step = async (n) => {
+    const { next, change } = editAt(current, n);
+    current = next;
+    version++;
+    await syntactic.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
+    await syntactic.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+  };
+  for (let n = 0; n < 50; n++) await step(n);
+  const before = rssKb(syntactic.child.pid);
+  for (let n = 0; n < RSS_EDITS; n++) await step(n + 50);
+  const afterRss = rssKb(syntactic.child.pid);
+  process.stdout.write(`RSS before ${(before / 1024).toFixed(1)} MB, after ${RSS_EDITS} edits ${(afterRss / 1024).toFixed(1)} MB: ${(((afterRss - before) / before) * 100).toFixed(1)} % growth\n`);
+  syntactic.connection.dispose();
+  syntactic.child.kill();
+
+  if (TYPED) {
+    const typed = await startServer(corpus, { typeAware: 'auto' });
+    for (const key of ['1k', '5k']) report(`type-aware ${key} lines`, await measure(typed, files[key], texts[key], EDITS, 20));
+    typed.connection.dispose();
+    typed.child.kill();
+  }
+  process.stdout.write('goals: syntactic p50 ≤ 1.3× and p99 ≤ 3× the floor; type-aware p50 ≤ 3× after warm-up; RSS growth ≤ 10 %\n');
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
