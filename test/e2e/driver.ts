@@ -21,6 +21,8 @@ const out = required(args.out, '--out');
 /** The sample files, one hazard each; the last one is never opened before the workspace scan. */
 const SAMPLE_FILES = ['src/worker.ts', 'src/summarizer.ts', 'src/templates.ts', 'src/api.ts', 'src/batch.ts'];
 const UNOPENED = 'src/batch.ts';
+/** The first lint in a folder includes starting the server and loading ESLint and TypeScript. */
+const FIRST_LINT_TIMEOUT = 90_000;
 
 /** The folder with no ESLint config, no tsconfig and no node_modules. */
 const BARE_FILES: Record<string, string> = {
@@ -79,6 +81,11 @@ function assert(condition: unknown, message: string): asserts condition {
 function required(value: string | undefined, flag: string): string {
   if (value === undefined) throw new Error(`missing ${flag}`);
   return value;
+}
+
+/** "Disable <rule> for this line", with or without the plugin prefix on the rule. */
+function disableTitle(rule: string): RegExp {
+  return new RegExp(`Disable (async-hazards/)?${rule} for this line`);
 }
 
 function lines(findings: Finding[]): string {
@@ -142,7 +149,8 @@ async function run(expected: Map<string, Finding[]>, opened: string[], firstOf: 
     const rules = [...new Set(findings.map((f) => f.rule))].join(', ') || 'none';
     await check(`${file}: squiggles at lines ${lines(findings)} (${rules})`, async () => {
       await wb.openFile(file);
-      for (const finding of findings) await wb.waitForSquiggle(finding.line);
+      // The first file of a folder waits for the server to start and load the folder.
+      for (const finding of findings) await wb.waitForSquiggle(finding.line, file === opened[0] ? FIRST_LINT_TIMEOUT : undefined);
     });
     await shot(`squiggles ${file}`);
   }
@@ -167,7 +175,7 @@ async function run(expected: Map<string, Finding[]>, opened: string[], firstOf: 
     const suggestion = finding.suggestions[0]?.desc;
     await check(`quick-fix menu on ${rule} offers ${suggestion ? `"${suggestion}" and ` : ''}"Disable ${rule} for this line"`, async () => {
       await wb.openFile(finding.file);
-      await wb.quickFixMenu(finding.line, finding.column, `Disable ${rule}`);
+      await wb.quickFixMenu(finding.line, finding.column, disableTitle(rule));
       const titles = await wb.menuTitles();
       if (suggestion !== undefined) assert(titles.some((t) => t.includes(suggestion)), `menu lacks "${suggestion}": ${titles.join(' | ')}`);
       await shot(`quick fix menu ${rule}`);
@@ -199,7 +207,7 @@ async function run(expected: Map<string, Finding[]>, opened: string[], firstOf: 
   await check(`"Disable ${disabled?.rule ?? '…'} for this line" adds the comment and removes the squiggle`, async () => {
     assert(disabled !== undefined, 'no second file with a finding');
     await wb.openFile(disabled.file);
-    const item = await wb.quickFixMenu(disabled.line, disabled.column, `Disable ${disabled.rule}`);
+    const item = await wb.quickFixMenu(disabled.line, disabled.column, disableTitle(disabled.rule));
     await item.click();
     await wb.save();
     const text = (await fs.readFile(path.join(samples, disabled.file), 'utf8')).split('\n');
@@ -271,7 +279,7 @@ async function run(expected: Map<string, Finding[]>, opened: string[], firstOf: 
     await check(`bare folder ${file}: squiggles at lines ${lines(findings)} with the hover message`, async () => {
       assert(findings.length > 0, `ESLint reports nothing in ${file}`);
       await wb.openFile(file);
-      for (const finding of findings) await wb.waitForSquiggle(finding.line);
+      for (const finding of findings) await wb.waitForSquiggle(finding.line, FIRST_LINT_TIMEOUT);
       const first = findings[0];
       assert(first !== undefined, 'unreachable');
       await wb.hoverSquiggle(first.line, first.rule);

@@ -38,7 +38,9 @@ trap cleanup EXIT
 mkdir -p "$RUN/user/User" "$RUN/ext"
 cp -r "$ROOT/samples" "$RUN/samples"
 rm -rf "$RUN/samples/node_modules"
-cp -r "$ROOT/test/e2e/bare" "$RUN/bare"
+mkdir -p "$RUN/bare"   # the driver writes its files
+# The built-in TypeScript diagnostics are off so every squiggle on screen is ours; the LSP trace
+# (request timings) lands in the saved logs.
 cat > "$RUN/user/User/settings.json" <<'JSON'
 {
   "workbench.startupEditor": "none",
@@ -52,7 +54,8 @@ cat > "$RUN/user/User/settings.json" <<'JSON'
   "files.autoSave": "off",
   "editor.minimap.enabled": false,
   "typescript.validate.enable": false,
-  "javascript.validate.enable": false
+  "javascript.validate.enable": false,
+  "asyncHazards.trace.server": "messages"
 }
 JSON
 
@@ -67,6 +70,7 @@ PORT=$(node -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',
 echo "bind-addr: 127.0.0.1:$PORT" > "$RUN/config.yaml"
 PATH="$N24_BIN:$PATH" setsid "$CS" --config "$RUN/config.yaml" --bind-addr "127.0.0.1:$PORT" --auth none \
   --disable-telemetry --disable-update-check --disable-workspace-trust --disable-getting-started-override \
+  --log async-hazards.async-hazards-vscode:trace \
   --user-data-dir "$RUN/user" --extensions-dir "$RUN/ext" > "$RUN/server.log" 2>&1 &
 CS_PID=$!
 node -e "

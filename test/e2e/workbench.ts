@@ -147,19 +147,23 @@ export class Workbench {
   }
 
   /** Opens the quick-fix menu at line:column and waits until it lists `title`. */
-  async quickFixMenu(line: number, column: number, title: string): Promise<Locator> {
+  async quickFixMenu(line: number, column: number, title: string | RegExp): Promise<Locator> {
     const item = this.page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
-    // Ctrl+. waits for every code-action provider; the built-in TypeScript server may still be
-    // starting, so the menu is retried with a bounded wait per try.
+    // Ctrl+. waits for every code-action provider (the built-in TypeScript server may still be
+    // starting), so the menu is retried with a bounded wait per try.
     for (let attempt = 0; ; attempt++) {
       await this.goTo(line, column);
+      trace('  Ctrl+.');
       await this.page.keyboard.press('Control+.');
       try {
-        await item.waitFor({ timeout: 5_000 });
+        await item.waitFor({ timeout: 15_000 });
         return item;
       } catch (error) {
+        const titles = await this.menuTitles();
         await this.page.keyboard.press('Escape');
-        if (attempt >= 8) throw error;
+        if (attempt >= 3) {
+          throw new Error(`the quick-fix menu did not offer "${title}" (menu: ${titles.join(' | ') || 'not shown'}): ${(error as Error).message.split('\n')[0]}`);
+        }
       }
     }
   }
@@ -182,7 +186,6 @@ export class Workbench {
       await this.page.keyboard.press('Control+Shift+M');
       await panel.waitFor({ timeout: TIMEOUT });
     }
-    await this.page.locator('.part.panel .viewpane-filter input').first().fill(fileGlob);
     const name = fileGlob.split('/').pop() ?? fileGlob;
     const predicate = `(() => {
       const rows = [...document.querySelectorAll('.markers-panel .monaco-list-row')];
@@ -191,12 +194,20 @@ export class Workbench {
       const markers = rows.filter((row) => row.getAttribute('aria-level') === '2' && row.textContent.includes('async-hazards'));
       return markers.length >= ${atLeast};
     })()`;
-    try {
-      await this.page.waitForFunction(predicate, undefined, { timeout: TIMEOUT, polling: 'raf' });
-    } catch (error) {
-      const rows = await this.page.locator('.markers-panel .monaco-list-row').allInnerTexts();
-      throw new Error(`Problems filtered to ${fileGlob} did not list ${atLeast} finding(s); rows: ` +
-        `${rows.map((row) => row.replace(/\s+/g, ' ')).join(' | ') || 'none'} (${(error as Error).message.split('\n')[0]})`);
+    // The filter box can miss a fill made while the panel is still laying out: refill per try.
+    const input = this.page.locator('.part.panel .viewpane-filter input').first();
+    for (let attempt = 0; ; attempt++) {
+      await input.fill('');
+      await input.fill(fileGlob);
+      try {
+        await this.page.waitForFunction(predicate, undefined, { timeout: 10_000, polling: 'raf' });
+        break;
+      } catch (error) {
+        if (attempt < 2) continue;
+        const rows = await this.page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+        throw new Error(`Problems filtered to ${fileGlob} did not list ${atLeast} finding(s); rows: ` +
+          `${rows.map((row) => row.replace(/\s+/g, ' ')).join(' | ') || 'none'} (${(error as Error).message.split('\n')[0]})`);
+      }
     }
     return (await this.page.locator('.markers-panel .monaco-list-row[aria-level="2"]').allInnerTexts())
       .map((row) => row.replace(/\s+/g, ' '));
