@@ -38,6 +38,13 @@ export const LIMITER_KINDS: ReadonlySet<PermitKind> = new Set<PermitKind>(['limi
 /** Modules whose objects take permits around callbacks: a file importing none of them has no callback regions. */
 export const PERMIT_MODULES: readonly string[] = ['async-mutex', 'p-limit', 'p-queue', 'bottleneck', 'async-lock', 'async-sema', 'await-lock'];
 
+/** A cheap early exit: can any call in this file run a callback under a permit? */
+export function mayContainPermitCalls(sourceCode: Services, custom: readonly ModuleExport[] = []): boolean {
+  if (custom.length > 0 || sourceCode.text.includes('navigator')) return true;
+  const modules = importedModules(sourceCode);
+  return PERMIT_MODULES.some((m) => modules.has(m));
+}
+
 /**
  * Recognises a call that runs a callback under a permit. `custom` are team-declared shapes:
  * `{ module, export }` for a function (`withPermit(cb)`), `{ module?, method }` for a method on an

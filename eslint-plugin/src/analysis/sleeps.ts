@@ -8,7 +8,7 @@ import { isSynchronouslyInvoked } from './asyncContext';
 import { getCallGraph } from './callGraph';
 import { getConstruction } from './construction';
 import type { ModuleRef } from './imports';
-import { refMatches, resolveReference } from './imports';
+import { importedModules, refMatches, resolveReference } from './imports';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -53,6 +53,19 @@ const SLEEP_EXPORTS: readonly { module: string; path: readonly string[] }[] = [
   { module: 'delay', path: [] },
   { module: 'delay', path: ['default'] },
 ];
+
+/**
+ * A cheap early exit: can this file contain a sleep at all? Without types, every recognised sleep
+ * names `setTimeout` or `scheduler`, or comes from a sleep or retry package, or is team-declared.
+ * With types, any imported helper might be one.
+ */
+export function mayContainSleeps(sourceCode: Services, extraSleeps: readonly ModuleExport[], typed: boolean): boolean {
+  if (typed || extraSleeps.length > 0) return true;
+  const text = sourceCode.text;
+  if (text.includes('setTimeout') || text.includes('scheduler')) return true;
+  const modules = importedModules(sourceCode);
+  return modules.has('delay') || RETRY_HELPERS.some((r) => modules.has(r.module));
+}
 
 export interface SleepAnalysis {
   /** What a call or `new` expression is by itself, without looking into same-file callees. */

@@ -10,6 +10,8 @@ import {
   getPermitCall,
   isFunctionNode,
   isHeldAt,
+  mayContainPermitCalls,
+  mayContainSleeps,
   moveRetryLoopOutside,
   skipTransparent,
   swappableCallback,
@@ -55,11 +57,12 @@ export default createRule<Options, MessageId>({
     },
     hasSuggestions: true,
     messages: {
-      sleepHoldingPermit: '`{{sleep}}` runs while the {{noun}} from `{{taker}}` (line {{line}}) is held: {{cost}}.',
+      sleepHoldingPermit:
+        '`{{sleep}}` runs while the {{noun}} from `{{taker}}` (line {{line}}) is held: {{cost}}. Sleep after the {{noun}} is released.',
       retryHoldingPermit:
         '`{{sleep}}` backs off between attempts while the {{noun}} from `{{taker}}` (line {{line}}) is held: {{cost}}. Take the {{noun}} per attempt instead, inside the retry.',
       calleeSleepsHoldingPermit:
-        '`{{sleep}}` {{verb}} (`{{inner}}`, line {{innerLine}}) while the {{noun}} from `{{taker}}` (line {{line}}) is held: {{cost}}.',
+        '`{{sleep}}` {{verb}} (`{{inner}}`, line {{innerLine}}) while the {{noun}} from `{{taker}}` (line {{line}}) is held: {{cost}}. Keep the sleep or the retry outside the {{noun}}.',
       swapRetryNesting: 'Retry outside, take the {{noun}} inside: each attempt takes and returns its own {{noun}}.',
       moveRetryLoopOutside: 'Move the retry loop outside `{{taker}}`: only each attempt holds the {{noun}}.',
     },
@@ -89,6 +92,7 @@ export default createRule<Options, MessageId>({
     const customPermits = [...settings.permitCallbacks, ...options.permitCallbacks];
     const extraSleeps = [...settings.sleeps, ...options.sleeps];
     const services = ESLintUtils.getParserServices(context, true);
+    if (!mayContainSleeps(sourceCode, extraSleeps, Boolean(services.program))) return {};
     let analysis: SleepAnalysis | null = null;
     const sleeps = (): SleepAnalysis =>
       (analysis ??= createSleepAnalysis(sourceCode, extraSleeps, services.program ? services : null));
@@ -158,8 +162,10 @@ export default createRule<Options, MessageId>({
       }
     }
 
+    const checkCallbacks = mayContainPermitCalls(sourceCode, customPermits);
     return {
       CallExpression(node): void {
+        if (!checkCallbacks) return;
         const permit = getPermitCall(sourceCode, node, customPermits);
         if (!permit || permit.capacity === Infinity) return;
         const holder = callbackHolder(sourceCode, permit);
