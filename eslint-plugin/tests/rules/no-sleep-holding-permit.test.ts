@@ -269,6 +269,42 @@ export async function run() {
   }
 }
 `,
+    // The distributed lock is released before the pause.
+    `
+import Redlock from 'redlock';
+import { setTimeout as sleep } from 'node:timers/promises';
+const redlock = new Redlock([]);
+export async function rebuild() {
+  const lock = await redlock.acquire(['jobs:index'], 5000);
+  try {
+    await reindex();
+  } finally {
+    await lock.release();
+  }
+  await sleep(100);
+}
+declare function reindex(): Promise<void>;
+`,
+    // A polling loop that returns the connection before each pause.
+    `
+import mysql from 'mysql2/promise';
+import { setTimeout as sleep } from 'node:timers/promises';
+const pool = mysql.createPool({ connectionLimit: 5 });
+export async function waitForRow(id: number) {
+  for (;;) {
+    const conn = await pool.getConnection();
+    let found: unknown;
+    try {
+      const [rows] = await conn.query('select 1 from t where id = ?', [id]);
+      found = Array.isArray(rows) ? rows[0] : undefined;
+    } finally {
+      conn.release();
+    }
+    if (found !== undefined) return found;
+    await sleep(500);
+  }
+}
+`,
     // A nested function defined in the region but only stored.
     `
 import pLimit from 'p-limit';
@@ -1064,6 +1100,74 @@ export async function migrate() {
 }
 `,
       errors: [{ messageId: 'retryHoldingPermit', line: 12, column: 15, data: { sleep: 'await sleep(1000)', noun: 'pooled connection', taker: 'pool.connect()', line: '6', cost: '1 of 20 pool connections does nothing through every backoff' } }],
+    },
+    {
+      code: `
+import Redlock from 'redlock';
+import { setTimeout as sleep } from 'node:timers/promises';
+const redlock = new Redlock([]);
+export async function rebuild() {
+  const lock = await redlock.acquire(['jobs:index'], 5000);
+  try {
+    await sleep(100);
+  } finally {
+    await lock.release();
+  }
+}
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 8, column: 11, data: { sleep: 'await sleep(100)', noun: 'lock', taker: 'redlock.acquire()', line: '6', cost: 'every other caller waits for the whole delay' } }],
+    },
+    {
+      code: `
+import { Sema } from 'async-sema';
+import { setTimeout as sleep } from 'node:timers/promises';
+const sema = new Sema(4);
+export async function send() {
+  await sema.acquire();
+  try {
+    await sleep(100);
+  } finally {
+    sema.release();
+  }
+}
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 8, column: 11, data: { sleep: 'await sleep(100)', noun: 'permit', taker: 'sema.acquire()', line: '6', cost: '1 of 4 permits does nothing for the whole delay' } }],
+    },
+    {
+      code: `
+import AwaitLock from 'await-lock';
+const lock = new AwaitLock();
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export async function flush() {
+  await lock.acquireAsync();
+  try {
+    await pause(100);
+  } finally {
+    lock.release();
+  }
+}
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 8, column: 11 }],
+    },
+    {
+      code: `
+import mysql from 'mysql2/promise';
+import { setTimeout as sleep } from 'node:timers/promises';
+const pool = mysql.createPool({ connectionLimit: 5 });
+export async function waitForRow(id: number) {
+  const conn = await pool.getConnection();
+  try {
+    while (true) {
+      const [rows] = await conn.query('select 1 from t where id = ?', [id]);
+      if (Array.isArray(rows) && rows.length > 0) return rows[0];
+      await sleep(500);
+    }
+  } finally {
+    conn.release();
+  }
+}
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 11, column: 13, data: { sleep: 'await sleep(500)', noun: 'pooled connection', taker: 'pool.getConnection()', line: '6', cost: '1 of 5 pool connections does nothing for the whole delay' } }],
     },
     // Nested regions: the sleep is reported once, for the innermost permit.
     {
