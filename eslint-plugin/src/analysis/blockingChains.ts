@@ -1,7 +1,7 @@
 import type { ParserServices, TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import * as path from 'node:path';
-import * as ts from 'typescript';
+import type * as TS from 'typescript';
 import type { FunctionNode } from './ast';
 import type { BlockingOptions, WaitLoop } from './blockingApis';
 import type { FunctionInfo } from './callGraph';
@@ -73,7 +73,7 @@ export function createChainAnalysis(
 
   const typedChain = (call: TSESTree.CallExpression): BlockingChain | null => {
     if (!typed || !services?.esTreeNodeToTSNodeMap) return null;
-    const tsCall = services.esTreeNodeToTSNodeMap.get(call as TSESTree.Node) as ts.Node | undefined;
+    const tsCall = services.esTreeNodeToTSNodeMap.get(call as TSESTree.Node) as TS.Node | undefined;
     if (!tsCall || !ts.isCallExpression(tsCall)) return null;
     return typed.callChain(tsCall, tsCall.getSourceFile().fileName, 0);
   };
@@ -142,12 +142,24 @@ export function describeChain(chain: BlockingChain): string {
 // files of the program. Library declarations (.d.ts, node_modules) are never entered.
 
 interface TypedChains {
-  callChain(call: ts.CallExpression, fromFile: string, depth: number): BlockingChain | null;
+  callChain(call: TS.CallExpression, fromFile: string, depth: number): BlockingChain | null;
 }
 
-const typedCaches = new WeakMap<ts.Program, Map<string, TypedChains>>();
+const typedCaches = new WeakMap<TS.Program, Map<string, TypedChains>>();
 
-function createTypedChains(program: ts.Program, options: BlockingOptions): TypedChains {
+/**
+ * TypeScript, loaded on first typed use only: untyped runs (any parser) must not need it, and
+ * whenever a program exists, the package that built it is installed.
+ */
+let ts: typeof TS;
+
+function loadTypeScript(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional at run time, see above
+  ts ??= require('typescript') as typeof TS;
+}
+
+function createTypedChains(program: TS.Program, options: BlockingOptions): TypedChains {
+  loadTypeScript();
   const key = JSON.stringify(options);
   let perProgram = typedCaches.get(program);
   if (!perProgram) {
@@ -157,15 +169,15 @@ function createTypedChains(program: ts.Program, options: BlockingOptions): Typed
   const hit = perProgram.get(key);
   if (hit) return hit;
   const checker = program.getTypeChecker();
-  const memo = new WeakMap<ts.Node, BlockingChain | null>();
+  const memo = new WeakMap<TS.Node, BlockingChain | null>();
 
-  const link = (text: string, node: ts.Node, fromFile: string): ChainLink => {
+  const link = (text: string, node: TS.Node, fromFile: string): ChainLink => {
     const sf = node.getSourceFile();
     const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
     return { text, line, file: sf.fileName === fromFile ? null : path.basename(sf.fileName), node: null };
   };
 
-  const summarizeFn = (fn: ts.FunctionLikeDeclaration, fromFile: string, depth: number): BlockingChain | null => {
+  const summarizeFn = (fn: TS.FunctionLikeDeclaration, fromFile: string, depth: number): BlockingChain | null => {
     if (memo.has(fn)) return memo.get(fn) ?? null;
     memo.set(fn, null);
     const result = depth > MAX_DEPTH || !fn.body ? null : scanBody(fn.body, fromFile, depth);
@@ -173,9 +185,9 @@ function createTypedChains(program: ts.Program, options: BlockingOptions): Typed
     return result;
   };
 
-  const scanBody = (body: ts.Node, fromFile: string, depth: number): BlockingChain | null => {
+  const scanBody = (body: TS.Node, fromFile: string, depth: number): BlockingChain | null => {
     let found: BlockingChain | null = null;
-    const visit = (node: ts.Node): void => {
+    const visit = (node: TS.Node): void => {
       if (found) return;
       if (ts.isFunctionLike(node) && !isSyncCallback(node)) return;
       if (ts.isCallExpression(node)) {
@@ -195,7 +207,7 @@ function createTypedChains(program: ts.Program, options: BlockingOptions): Typed
     visit(body);
     if (found) return found;
     // Second pass: helpers, after every direct operation was tried.
-    const visitCalls = (node: ts.Node): void => {
+    const visitCalls = (node: TS.Node): void => {
       if (found) return;
       if (ts.isFunctionLike(node) && !isSyncCallback(node)) return;
       if (ts.isCallExpression(node)) {
@@ -211,7 +223,7 @@ function createTypedChains(program: ts.Program, options: BlockingOptions): Typed
     return found;
   };
 
-  const callChain = (call: ts.CallExpression, fromFile: string, depth: number): BlockingChain | null => {
+  const callChain = (call: TS.CallExpression, fromFile: string, depth: number): BlockingChain | null => {
     if (depth > MAX_DEPTH) return null;
     const target = calledDeclaration(program, checker, call.expression);
     if (!target) return null;
@@ -227,7 +239,7 @@ function createTypedChains(program: ts.Program, options: BlockingOptions): Typed
 const SYNC_CALLBACK_METHODS = new Set(['map', 'forEach', 'filter', 'reduce', 'some', 'every', 'find', 'flatMap', 'sort']);
 
 /** An arrow or function expression passed to an array method that calls it right away. */
-function isSyncCallback(node: ts.Node): boolean {
+function isSyncCallback(node: TS.Node): boolean {
   if (!ts.isArrowFunction(node) && !ts.isFunctionExpression(node)) return false;
   if (hasModifier(node, ts.SyntaxKind.AsyncKeyword)) return false;
   const parent = node.parent;
@@ -237,19 +249,19 @@ function isSyncCallback(node: ts.Node): boolean {
   );
 }
 
-function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+function hasModifier(node: TS.Node, kind: TS.SyntaxKind): boolean {
   return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
 }
 
 const CLOCK_TEXT = /\b(Date\.now|performance\.now|process\.hrtime(?:\.bigint)?)\s*\(/;
 
 /** The clock a loop spins on (`Date.now()`), judged from the condition's text, or null. */
-function typedBusyWait(loop: ts.WhileStatement | ts.DoStatement | ts.ForStatement): string | null {
+function typedBusyWait(loop: TS.WhileStatement | TS.DoStatement | TS.ForStatement): string | null {
   const cond = loop.kind === ts.SyntaxKind.ForStatement ? loop.condition : loop.expression;
   const clock = cond ? CLOCK_TEXT.exec(cond.getText())?.[1] : undefined;
   if (!clock) return null;
   let yields = false;
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     if (yields || ts.isFunctionLike(node)) return;
     if (ts.isAwaitExpression(node) || ts.isYieldExpression(node) || (ts.isForOfStatement(node) && node.awaitModifier)) {
       yields = true;
@@ -261,7 +273,7 @@ function typedBusyWait(loop: ts.WhileStatement | ts.DoStatement | ts.ForStatemen
   return yields ? null : `${clock}()`;
 }
 
-function blockingApiAt(checker: ts.TypeChecker, call: ts.CallExpression, options: BlockingOptions): string | null {
+function blockingApiAt(checker: TS.TypeChecker, call: TS.CallExpression, options: BlockingOptions): string | null {
   const callee = call.expression;
   if (
     ts.isPropertyAccessExpression(callee) && callee.name.text === 'wait' &&
@@ -283,7 +295,7 @@ function blockingApiAt(checker: ts.TypeChecker, call: ts.CallExpression, options
 }
 
 /** `fs.readFileSync`, `readFileSync` (imported or required) → the module export, in TypeScript's AST. */
-function tsModuleRef(checker: ts.TypeChecker, expr: ts.Expression, depth: number): ModuleRef | null {
+function tsModuleRef(checker: TS.TypeChecker, expr: TS.Expression, depth: number): ModuleRef | null {
   if (depth > 6) return null;
   if (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isNonNullExpression(expr)) {
     return tsModuleRef(checker, expr.expression, depth + 1);
@@ -319,7 +331,7 @@ function tsModuleRef(checker: ts.TypeChecker, expr: ts.Expression, depth: number
   return null;
 }
 
-function requireRef(call: ts.CallExpression): ModuleRef | null {
+function requireRef(call: TS.CallExpression): ModuleRef | null {
   const arg = call.arguments[0];
   return ts.isIdentifier(call.expression) && call.expression.text === 'require' && call.arguments.length === 1 &&
     arg && ts.isStringLiteral(arg)
@@ -329,10 +341,10 @@ function requireRef(call: ts.CallExpression): ModuleRef | null {
 
 /** The synchronous function a call runs, when it is declared in a source file of the program (not a library). */
 function calledDeclaration(
-  program: ts.Program,
-  checker: ts.TypeChecker,
-  callee: ts.Expression,
-): { fn: ts.FunctionLikeDeclaration; name: string } | null {
+  program: TS.Program,
+  checker: TS.TypeChecker,
+  callee: TS.Expression,
+): { fn: TS.FunctionLikeDeclaration; name: string } | null {
   const at = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
   let symbol = checker.getSymbolAtLocation(at);
   if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
@@ -340,7 +352,7 @@ function calledDeclaration(
   if (!decl) return null;
   const sf = decl.getSourceFile();
   if (sf.isDeclarationFile || program.isSourceFileFromExternalLibrary(sf)) return null;
-  let fn: ts.Node | undefined = decl;
+  let fn: TS.Node | undefined = decl;
   if ((ts.isVariableDeclaration(decl) || ts.isPropertyDeclaration(decl) || ts.isPropertyAssignment(decl)) && decl.initializer) {
     fn = decl.initializer;
   }
