@@ -655,7 +655,8 @@ function mappedFanOut(ctx: CollectionContext, call: TSESTree.CallExpression, max
     mapper = call.arguments[1];
   } else if (method === 'map' || method === 'flatMap') {
     // `limit.map(xs, fn)` (p-limit) and `queue.map` are the bound, not a fan-out.
-    if (getConstruction(ctx.sourceCode, object)) return null;
+    const kind = getConstruction(ctx.sourceCode, object)?.kind;
+    if (kind === 'limiter' || kind === 'queue' || isBoundingValue(ctx, object)) return null;
     collection = object;
     mapper = call.arguments[0];
   } else {

@@ -1569,6 +1569,21 @@ export async function run(rows: Record<string, string>) {
         },
       ],
     },
+    {
+      // Tickets loaded through an imported client: the client is not a limiter, the list has any size.
+      code: `import { api } from './api';
+import { summarise } from './llm';
+export async function run() {
+  const tickets = await api.listOpen();
+  await Promise.all(tickets.map(summarise));
+  await Promise.all(api.listClosed().map((t) => summarise(t)));
+}`,
+      filename: NONE,
+      errors: [
+        { messageId: 'unboundedFanOut', line: 5, column: 9, suggestions: [] },
+        { messageId: 'unboundedFanOut', line: 6, column: 9, suggestions: [] },
+      ],
+    },
   ],
 });
 
