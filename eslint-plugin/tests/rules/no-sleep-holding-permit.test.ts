@@ -376,6 +376,23 @@ import { sleep } from './timing';
 const limit = pLimit(4);
 export const run = () => limit(async () => { await sleep(100); });
 `,
+    // Malformed and partial calls never crash the rule.
+    `
+import pLimit from 'p-limit';
+import { Mutex } from 'async-mutex';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit();
+const mutex = new Mutex();
+const fns: Array<() => Promise<void>> = [];
+export async function odd() {
+  await (limit as any)();
+  await (limit as any)(...fns);
+  await mutex.runExclusive(undefined as any);
+  await navigator.locks.request('x', {} as any);
+  await new Promise(() => undefined);
+  await (sleep as any)();
+}
+`,
     // Promise executor with a computed first argument is not the resolve pattern.
     `
 import pLimit from 'p-limit';
@@ -1216,6 +1233,57 @@ const limit = pLimit(2);
 export const run = () => limit(async function () { await sleep(5); });
 `,
       errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 58 }],
+    },
+    // p-limit's limit.map runs each mapper call in a slot.
+    {
+      code: `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(3);
+export const run = (ids: number[]) => limit.map(ids, async (id) => {
+  await sleep(id);
+});
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 6, column: 9, suggestions: [] }],
+    },
+    // A same-file function handed to queue.add by name.
+    {
+      code: `
+import PQueue from 'p-queue';
+const queue = new PQueue({ concurrency: 1 });
+async function settle() {
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+export const run = () => queue.add(settle);
+`,
+      errors: [
+        {
+          messageId: 'calleeSleepsHoldingPermit',
+          line: 7,
+          column: 36,
+          data: {
+            sleep: 'settle',
+            verb: 'sleeps',
+            inner: 'await new Promise(...)',
+            innerLine: '5',
+            noun: 'permit',
+            taker: 'queue.add(...)',
+            line: '7',
+            cost: 'every other caller waits for the whole delay',
+          },
+        },
+      ],
+    },
+    // CommonJS in a .js file.
+    {
+      code: `
+const { Mutex } = require('async-mutex');
+const delay = require('delay');
+const mutex = new Mutex();
+module.exports = () => mutex.runExclusive(async () => { await delay(50); });
+`,
+      filename: 'worker.js',
+      errors: [{ messageId: 'sleepHoldingPermit', line: 5, column: 63 }],
     },
     // The p-limit limiter handed in as a typed parameter.
     {
