@@ -39,8 +39,7 @@ mkdir -p "$RUN/user/User" "$RUN/ext"
 cp -r "$ROOT/samples" "$RUN/samples"
 rm -rf "$RUN/samples/node_modules"
 mkdir -p "$RUN/bare"   # the driver writes its files
-# The built-in TypeScript diagnostics are off so every squiggle on screen is ours; the LSP trace
-# (request timings) lands in the saved logs.
+# The built-in TypeScript diagnostics are off, so every squiggle on screen is ours.
 cat > "$RUN/user/User/settings.json" <<'JSON'
 {
   "workbench.startupEditor": "none",
@@ -54,8 +53,7 @@ cat > "$RUN/user/User/settings.json" <<'JSON'
   "files.autoSave": "off",
   "editor.minimap.enabled": false,
   "typescript.validate.enable": false,
-  "javascript.validate.enable": false,
-  "asyncHazards.trace.server": "messages"
+  "javascript.validate.enable": false
 }
 JSON
 
@@ -70,7 +68,6 @@ PORT=$(node -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',
 echo "bind-addr: 127.0.0.1:$PORT" > "$RUN/config.yaml"
 PATH="$N24_BIN:$PATH" setsid "$CS" --config "$RUN/config.yaml" --bind-addr "127.0.0.1:$PORT" --auth none \
   --disable-telemetry --disable-update-check --disable-workspace-trust --disable-getting-started-override \
-  --log async-hazards.async-hazards-vscode:trace \
   --user-data-dir "$RUN/user" --extensions-dir "$RUN/ext" > "$RUN/server.log" 2>&1 &
 CS_PID=$!
 node -e "
