@@ -1,5 +1,6 @@
 import type { MessageId, Options } from '../../src/rules/no-unbounded-fan-out';
 import rule from '../../src/rules/no-unbounded-fan-out';
+import type { InvalidTestCase, ValidTestCase } from '@typescript-eslint/rule-tester';
 import { createRuleTester, createTypedRuleTester, fixture } from '../ruleTester';
 
 // Suggestions depend on the nearest package.json: each folder declares a different bounding package.
@@ -10,9 +11,7 @@ const NONE = fixture('fan-out/none/batch.ts');
 
 const ruleTester = createRuleTester();
 
-// rule-tester 8.72 bundles its own @typescript-eslint/utils types; the rule is built with 8.73's.
-ruleTester.run<MessageId, Options>('no-unbounded-fan-out', rule as never, {
-  valid: [
+const valid: ValidTestCase<Options>[] = [
     // --- the size is evident and small ---
     `import { fetchA, fetchB } from './api';
 export async function both() {
@@ -307,8 +306,9 @@ export function run(users: string[], size: number) {
   }
   return windows.length;
 }`,
-  ],
-  invalid: [
+];
+
+const invalid: InvalidTestCase<MessageId, Options>[] = [
     {
       // the plain shape: an async arrow per ticket; no bounding package declared, so the message says what to add
       code: `import { summarise } from './llm';
@@ -1584,8 +1584,10 @@ export async function run() {
         { messageId: 'unboundedFanOut', line: 6, column: 9, suggestions: [] },
       ],
     },
-  ],
-});
+];
+
+// rule-tester 8.72 bundles its own @typescript-eslint/utils types; the rule is built with 8.73's.
+ruleTester.run<MessageId, Options>('no-unbounded-fan-out', rule as never, { valid, invalid });
 
 // With type information: tuple types and provably synchronous mappers are known; everything the
 // syntax finds is still found. Fixture files sit next to a package.json without p-map or p-limit,
@@ -1622,6 +1624,8 @@ const limit = pLimit(4);
 export async function run(names: string[]) {
   await Promise.all(names.map((n) => limit(() => enqueueJob(n))));
 }` },
+    // Every case above stays valid with types: type information never hides a bound.
+    ...valid.map((test) => (typeof test === 'string' ? { code: test, filename: TYPED } : { ...test, filename: TYPED })),
   ],
   invalid: [
     {
@@ -1680,5 +1684,7 @@ export async function run() {
 }`,
       errors: [{ messageId: 'unboundedFanOut', line: 6, column: 9, suggestions: [] }],
     },
+    // Every untyped finding without a package.json rewrite is found with types too.
+    ...invalid.filter((test) => test.filename === NONE).map((test) => ({ ...test, filename: TYPED })),
   ],
 });
