@@ -142,6 +142,8 @@ interface Shape {
 }
 
 const ACQUIRE_NAMES = ['acquire', 'acquireAsync', 'connect', 'getConnection', 'lock'];
+/** Method names that give a resource back, for spotting one passed around uncalled. */
+const RELEASE_NAMES: ReadonlySet<string> = new Set(['release', 'destroy', 'unlock', 'end', 'close']);
 const PAIRINGS: Readonly<Record<string, readonly string[]>> = {
   acquire: ['release'],
   acquireAsync: ['release'],
@@ -577,6 +579,7 @@ type Usage =
   | { kind: 'called'; call: TSESTree.CallExpression }
   | { kind: 'method'; name: string; call: TSESTree.CallExpression }
   | { kind: 'member' }
+  | { kind: 'releaseReference'; node: TSESTree.Node }
   | { kind: 'argument'; call: TSESTree.CallExpression | TSESTree.NewExpression }
   | { kind: 'returned'; node: TSESTree.Node }
   | { kind: 'stored'; node: TSESTree.Node }
@@ -608,7 +611,8 @@ function usage(id: TSESTree.Identifier): Usage {
       if (name !== null && call?.type === AST_NODE_TYPES.CallExpression && call.callee === callee) {
         return { kind: 'method', name, call };
       }
-      if (parent.parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.parent.left === parent) return { kind: 'member' };
+      // `stream.on('end', client.release)`: the release method handed over as a value.
+      if (name !== null && RELEASE_NAMES.has(name)) return { kind: 'releaseReference', node: parent };
       return { kind: 'member' };
     }
     case AST_NODE_TYPES.ReturnStatement:
@@ -652,6 +656,8 @@ function findEscape(
       case 'collected':
       case 'aliased':
         return { kind: use.kind, node: use.node };
+      case 'releaseReference':
+        return { kind: 'passed', node: use.node };
       case 'argument':
         if (use.call.type === AST_NODE_TYPES.NewExpression || !releaseCalls.has(use.call)) return { kind: 'passed', node: use.call };
         break;

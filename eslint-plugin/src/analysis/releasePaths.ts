@@ -50,7 +50,11 @@ export function checkReleasePaths(acquisition: Acquisition, options: ReleasePath
   if (releaseCalls.some((site) => site.inNestedFunction)) return null;
   // `const p = mutex.acquire()` keeps a promise; what happens to it is beyond this check.
   if (acquisition.acquireExpression.type !== AST_NODE_TYPES.AwaitExpression && acquisition.resourceNode) return null;
-  if (releaseCalls.length === 0) return escape ? null : { kind: 'neverReleased' };
+  if (releaseCalls.length === 0) {
+    // `await this.mutex.acquire()` with the release in another method (`end()`) is a deliberate
+    // hand-over; only a bound release function or resource is known to die with this function.
+    return escape || !acquisition.resourceNode ? null : { kind: 'neverReleased' };
+  }
 
   const walker = new Walker(acquisition, options);
   const guarded = walker.guardedByFinally();

@@ -5,6 +5,8 @@ import { createRuleTester } from '../ruleTester';
 const ruleTester = createRuleTester();
 
 // `as never`: the rule tester pins an older @typescript-eslint/utils, whose RuleModule type differs only nominally.
+// Each invalid error carries the full message as a comment, for reading; messageId, position,
+// output and every suggestion's output are what is asserted.
 ruleTester.run<MessageId, Options>('release-in-finally', rule as never, {
   valid: [
   {
@@ -606,6 +608,78 @@ async function rows(id) {
   } finally {
     conn.release();
   }
+}
+`,
+  },
+  {
+    // acquired in one method and released in another: a deliberate hand-over
+    code: `
+import { Mutex } from 'async-mutex';
+class Session {
+  mutex = new Mutex();
+  async begin() {
+    await this.mutex.acquire();
+    await this.load();
+  }
+  end() {
+    this.mutex.release();
+  }
+}
+`,
+  },
+  {
+    // the release method handed to a listener as a value
+    code: `
+import { Pool } from 'pg';
+const pool = new Pool();
+async function copyOut(sql, sink) {
+  const client = await pool.connect();
+  const stream = client.query(sql);
+  stream.on('end', client.release);
+  stream.pipe(sink);
+}
+`,
+  },
+  {
+    // the release runs on both paths of a try/catch and the catch rethrows after releasing
+    code: `
+import { Pool } from 'pg';
+const pool = new Pool();
+async function touch(id) {
+  const client = await pool.connect();
+  try {
+    await client.query('UPDATE t SET at = now() WHERE id = $1', [id]);
+    client.release();
+  } catch (err) {
+    client.release(err);
+    throw err;
+  }
+}
+`,
+  },
+  {
+    // a lock taken only on one branch, released in finally
+    code: `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+async function maybeLocked(needLock) {
+  let release;
+  if (needLock) release = await mutex.acquire();
+  try {
+    await work();
+  } finally {
+    release?.();
+  }
+}
+`,
+  },
+  {
+    // a socket connect is not a pool checkout: connect has no evident pairing
+    code: `
+async function dial(socket) {
+  await socket.connect();
+  await socket.write('hello');
+  socket.release();
 }
 `,
   },
@@ -2404,6 +2478,141 @@ const mutex = new Mutex();
 await mutex.runExclusive(async () => {
   await migrate();
 });
+`,
+          },
+        ],
+      },
+    ],
+  },
+  {
+    // a lock taken on one branch, released after work that can throw
+    code: `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+async function maybeLocked(needLock) {
+  let release;
+  if (needLock) release = await mutex.acquire();
+  await work();
+  release?.();
+}
+`,
+    output: `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+async function maybeLocked(needLock) {
+  let release;
+  if (needLock) release = await mutex.acquire();
+  try {
+    await work();
+  } finally {
+    release?.();
+  }
+}
+`,
+    errors: [
+      {
+        messageId: 'notInFinally',
+        line: 6,
+        column: 33,
+        // The lock from `mutex.acquire()` is not released if line 7 throws: the lock stays held and every later caller waits for it forever. Release it in `finally`.
+        suggestions: [],
+      },
+    ],
+  },
+  {
+    // acquired inside try/catch, released at the end of the try: the catch keeps going with the lock held
+    code: `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+async function handle(job) {
+  try {
+    const release = await mutex.acquire();
+    await process(job);
+    release();
+  } catch (err) {
+    console.error(err);
+  }
+}
+`,
+    output: `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+async function handle(job) {
+  try {
+    const release = await mutex.acquire();
+    try {
+      await process(job);
+    } finally {
+      release();
+    }
+  } catch (err) {
+    console.error(err);
+  }
+}
+`,
+    errors: [
+      {
+        messageId: 'notInFinally',
+        line: 6,
+        column: 27,
+        // The lock from `mutex.acquire()` is not released if line 7 throws: the lock stays held and every later caller waits for it forever. Release it in `finally`.
+        suggestions: [
+          {
+            messageId: 'useRunExclusive',
+            output: `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+async function handle(job) {
+  try {
+    await mutex.runExclusive(async () => {
+      await process(job);
+    });
+  } catch (err) {
+    console.error(err);
+  }
+}
+`,
+          },
+        ],
+      },
+    ],
+  },
+  {
+    // a release inside a loop body does not cover the loop running zero times
+    code: `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+async function handle(items) {
+  const release = await mutex.acquire();
+  for (const item of items) {
+    release();
+    break;
+  }
+}
+`,
+    output: null,
+    errors: [
+      {
+        messageId: 'unreleasedPath',
+        line: 5,
+        column: 25,
+        // The lock from `mutex.acquire()` is not released on every path through line 6: the lock stays held and every later caller waits for it forever. Release it in `finally`.
+        suggestions: [
+          {
+            messageId: 'wrapInTryFinally',
+            output: `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+async function handle(items) {
+  const release = await mutex.acquire();
+  try {
+    for (const item of items) {
+      break;
+    }
+  } finally {
+    release();
+  }
+}
 `,
           },
         ],
