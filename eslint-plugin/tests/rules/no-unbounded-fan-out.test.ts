@@ -11,7 +11,7 @@ const NONE = fixture('fan-out/none/batch.ts');
 
 const ruleTester = createRuleTester();
 
-const valid: ValidTestCase<Options>[] = [
+const valid: (ValidTestCase<Options> | string)[] = [
     // --- the size is evident and small ---
     `import { fetchA, fetchB } from './api';
 export async function both() {
