@@ -70,6 +70,8 @@ export interface CreateLinterOptions {
   maxFileSizeKb?: number;
   /** Hears each cause once per linter; awaited for `typeInfoBuilding`. */
   onNotice?: (notice: LintNotice) => void | Promise<void>;
+  /** Use this ESLint config file for every file instead of looking one up (the CLI's `--config`). */
+  configFile?: string;
   /** Replaces the bundled plugin (tests); must carry the same `meta.name`. */
   plugin?: PluginLike;
 }
@@ -156,7 +158,7 @@ class LintCore implements AsyncHazardsLinter {
   private readonly configCache = new Map<string, Linter.Config[]>();
 
   constructor(private readonly options: CreateLinterOptions) {
-    this.workspace = new WorkspaceConfigReader(options.trusted ?? false);
+    this.workspace = new WorkspaceConfigReader(options.trusted ?? false, options.configFile);
     this.plugin = options.plugin ?? (plugin as unknown as PluginLike);
   }
 
@@ -313,14 +315,13 @@ class LintCore implements AsyncHazardsLinter {
     }
     const buildStarted = performance.now();
     let messages = this.verifyIsolatingCrashes(text, filePath, current, result);
-    if (plan.typed && messages.some((m) => m.fatal)) {
-      // A typed run that cannot parse: either the syntax is broken (the syntactic run says the
-      // same) or the project service could not serve this file (the syntactic run succeeds).
-      const fatal = messages.find((m) => m.fatal)!;
+    const fatal = plan.typed ? messages.find((m) => m.fatal) : undefined;
+    if (fatal && isProjectServiceFailure(fatal.message)) {
+      // The project service could not serve this file (a plain syntax error is reported as is).
       current = { ...plan, typed: false, config: this.syntacticTwin(plan) };
       if (callOptions.isCancelled?.()) return;
       messages = this.verifyIsolatingCrashes(text, filePath, current, result);
-      if (!messages.some((m) => m.fatal) || isProjectServiceFailure(fatal.message)) {
+      {
         this.typedFailures.add(filePath);
         await this.notice(`typed:${result.project ?? filePath}`, {
           kind: 'typeInfoUnavailable',

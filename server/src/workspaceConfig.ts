@@ -39,7 +39,11 @@ export class WorkspaceConfigReader {
   private readonly dirCache = new Map<string, string | null>();
   private readonly instances = new Map<string, { mtime: number; eslint: ESLint }>();
 
-  constructor(private trusted: boolean) {}
+  /** `configFile` replaces the lookup (the CLI's `--config`): every file uses that config. */
+  constructor(
+    private trusted: boolean,
+    private readonly configFile?: string,
+  ) {}
 
   get isTrusted(): boolean {
     return this.trusted;
@@ -57,6 +61,7 @@ export class WorkspaceConfigReader {
   }
 
   findConfigFile(filePath: string): string | null {
+    if (this.configFile) return this.configFile;
     return this.findFrom(path.dirname(filePath));
   }
 
