@@ -155,33 +155,8 @@ async function run(expected: Map<string, Finding[]>, opened: string[], firstOf: 
     await shot(`squiggles ${file}`);
   }
 
-  // 2. Hover: message, rule code and documentation link, for every rule.
-  for (const [rule, finding] of firstOf) {
-    await check(`hover on ${rule} (${finding.file}:${finding.line}) shows message, code and docs link`, async () => {
-      await wb.openFile(finding.file);
-      const hover = await wb.hoverSquiggle(finding.line, rule);
-      const text = await hover.innerText();
-      const words = finding.message.replace(/`/g, '').split(/\s+/).slice(0, 6).join(' ');
-      assert(text.replace(/`/g, '').replace(/\s+/g, ' ').includes(words), `hover text lacks "${words}": ${text}`);
-      const link = hover.locator(`a[href*="${rule}"], a[data-href*="${rule}"]`).first();
-      assert((await link.count()) > 0, `hover has no link to the ${rule} docs`);
-      await shot(`hover ${rule}`);
-      await wb.page.keyboard.press('Escape');
-    });
-  }
-
-  // 3. Quick-fix menu: the rule's suggestion and the disable action, for every rule.
-  for (const [rule, finding] of firstOf) {
-    const suggestion = finding.suggestions[0]?.desc;
-    await check(`quick-fix menu on ${rule} offers ${suggestion ? `"${suggestion}" and ` : ''}"Disable ${rule} for this line"`, async () => {
-      await wb.openFile(finding.file);
-      await wb.quickFixMenu(finding.line, finding.column, disableTitle(rule));
-      const titles = await wb.menuTitles();
-      if (suggestion !== undefined) assert(titles.some((t) => t.includes(suggestion)), `menu lacks "${suggestion}": ${titles.join(' | ')}`);
-      await shot(`quick fix menu ${rule}`);
-      await wb.page.keyboard.press('Escape');
-    });
-  }
+  // 2–3. Hover and quick-fix menu for every rule with a finding in an opened file.
+  for (const finding of firstOf.values()) await hoverAndMenu(finding);
 
   // 4. Apply a suggestion: the text changes as ESLint's fix says, and the squiggle goes away.
   const fixable = [...firstOf.values()].find((f) => f.suggestions.length > 0);
@@ -256,6 +231,12 @@ async function run(expected: Map<string, Finding[]>, opened: string[], firstOf: 
     }
     await shot(`squiggles ${UNOPENED}`);
   });
+  // Rules whose only sample is the never-opened file get their hover and menu checks now.
+  const onlyUnopened = new Map<string, Finding>();
+  for (const finding of unopened) {
+    if (!firstOf.has(finding.rule) && !onlyUnopened.has(finding.rule)) onlyUnopened.set(finding.rule, finding);
+  }
+  for (const finding of onlyUnopened.values()) await hoverAndMenu(finding);
 
   // 8. A settings change turns a rule off: its squiggles go, without a reload; back on, they return.
   const target = candidates.find((f) => f.file !== fixable?.file && f.file !== disabled?.file);
@@ -287,6 +268,33 @@ async function run(expected: Map<string, Finding[]>, opened: string[], firstOf: 
       await wb.page.keyboard.press('Escape');
     });
   }
+}
+
+/** The hover shows the message, the rule code and its docs link; the quick-fix menu offers the
+ * rule's first suggestion and "Disable <rule> for this line". */
+async function hoverAndMenu(finding: Finding): Promise<void> {
+  const wb = workbench;
+  const { rule } = finding;
+  await check(`hover on ${rule} (${finding.file}:${finding.line}) shows message, code and docs link`, async () => {
+    await wb.openFile(finding.file);
+    const hover = await wb.hoverSquiggle(finding.line, rule);
+    const text = await hover.innerText();
+    const words = finding.message.replace(/`/g, '').split(/\s+/).slice(0, 6).join(' ');
+    assert(text.replace(/`/g, '').replace(/\s+/g, ' ').includes(words), `hover text lacks "${words}": ${text}`);
+    const link = hover.locator(`a[href*="${rule}"], a[data-href*="${rule}"]`).first();
+    assert((await link.count()) > 0, `hover has no link to the ${rule} docs`);
+    await shot(`hover ${rule}`);
+    await wb.page.keyboard.press('Escape');
+  });
+  const suggestion = finding.suggestions[0]?.desc;
+  await check(`quick-fix menu on ${rule} offers ${suggestion ? `"${suggestion}" and ` : ''}"Disable ${rule} for this line"`, async () => {
+    await wb.openFile(finding.file);
+    await wb.quickFixMenu(finding.line, finding.column, disableTitle(rule));
+    const titles = await wb.menuTitles();
+    if (suggestion !== undefined) assert(titles.some((t) => t.includes(suggestion)), `menu lacks "${suggestion}": ${titles.join(' | ')}`);
+    await shot(`quick fix menu ${rule}`);
+    await wb.page.keyboard.press('Escape');
+  });
 }
 
 async function writeWorkspaceSettings(settings: Record<string, unknown>): Promise<void> {
