@@ -43,7 +43,8 @@ const nodeBundle = {
   target: 'node20',
   minify: production,
   sourcemap: production ? false : 'linked',
-  keepNames: true,
+  // No keepNames: it wraps every function expression in a naming call, which made the bundled
+  // TypeScript parser (closures per node) about 2× slower.
   logLevel: 'warning',
   // Optional native or loader packages ESLint probes for at run time; absent is fine.
   external: ['jiti', 'jiti/*'],
@@ -62,6 +63,16 @@ export const targets = [
       outfile: path.join(root, 'server/dist/server.js'),
     },
     copy: () => [...typescriptLibFiles(path.join(root, 'server/dist')), ...ruleDocs(path.join(root, 'server/dist'))],
+  },
+  {
+    // The CLI: its own bundle next to the server's; `--stdio` loads ./server.js from the same folder.
+    name: 'cli',
+    options: {
+      ...nodeBundle,
+      entryPoints: [path.join(root, 'server/src/cli/index.ts')],
+      outfile: path.join(root, 'server/dist/cli.js'),
+    },
+    copy: () => [],
   },
   {
     name: 'client',

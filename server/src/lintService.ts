@@ -211,7 +211,8 @@ export class LintService {
     if (isCancelled()) return null;
     const filePath = this.filePathFor(target);
     const folder = this.folderFor(uri, filePath);
-    this.status({ state: 'linting', uri, version: target.version });
+    // Only runs long enough to see are announced; a status per keystroke would only flicker.
+    if (settings.typeAware !== 'off' || target.getText().length > 200_000) this.status({ state: 'linting', uri, version: target.version });
     const result = await folder.linter.lintText(target.getText(), filePath, {
       typeAware: settings.typeAware,
       rules: settings.rules,

@@ -168,7 +168,7 @@ describe('language server', () => {
     const diagnostics = await harness.diagnostics(uri);
     assert.equal(diagnostics.length, 1);
     assert.equal(diagnostics[0]!.severity, 1);
-    assert.match(diagnostics[0]!.message, /^Parsing error: /);
+    assert.match(diagnostics[0]!.message as string, /^Parsing error: /);
     assert.equal(diagnostics[0]!.range.start.line, 0);
     await harness.close(uri);
   });
@@ -192,7 +192,7 @@ describe('language server', () => {
     const garbage = await harness.open(path.join(scratch.dir, 'src', 'noise.ts'), '}{)(][ ``` \\u{zz} <<<>>> @@@ #!\n'.repeat(50));
     const diagnostics = await harness.diagnostics(garbage);
     assert.equal(diagnostics.length, 1);
-    assert.match(diagnostics[0]!.message, /^Parsing error/);
+    assert.match(diagnostics[0]!.message as string, /^Parsing error/);
     await harness.close(binary);
     await harness.close(garbage);
   });

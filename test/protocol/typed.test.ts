@@ -89,6 +89,6 @@ describe('type-aware linting', () => {
     const orphans = diagnostics.filter((d) => d.code === 'async-hazards/no-orphaned-promise');
     const line = text.split('\n').findIndex((l) => l.trim() === 'enqueueSummary(id);');
     assert.deepEqual(orphans.map((d) => d.range.start.line), [line]);
-    assert.match(orphans[0]!.message, /enqueueSummary/);
+    assert.match(orphans[0]!.message as string, /enqueueSummary/);
   });
 });
