@@ -78,6 +78,16 @@ export async function warmUp() {
 }`,
       options: [{ maxLiteralElements: 32 }],
     },
+    // An `as const` list is a literal too.
+    `import { send } from './mail';
+const TEAMS = ['ops', 'dev', 'support'] as const;
+export async function notifyTeams() {
+  await Promise.all(TEAMS.map((t) => send(t)));
+}`,
+    // Promises created elsewhere and handed in: this call starts nothing.
+    `export async function settleAll(pending: Promise<unknown>[]) {
+  return Promise.allSettled(pending);
+}`,
     // --- the work runs under a bound ---
     `import pLimit from 'p-limit';
 import { summarise } from './llm';
@@ -126,6 +136,15 @@ export async function archive(ids: string[]) {
       client.release();
     }
   }));
+}`,
+    // A class field lock, taken per item.
+    `import { Mutex } from 'async-mutex';
+import { save } from './db';
+export class Ledger {
+  private readonly lock = new Mutex();
+  async postAll(entries: string[]) {
+    await Promise.all(entries.map((e) => this.lock.runExclusive(() => save(e))));
+  }
 }`,
     `import PQueue from 'p-queue';
 import { summarise } from './llm';
