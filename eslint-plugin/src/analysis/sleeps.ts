@@ -1,6 +1,6 @@
 import type { ParserServices, TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import * as ts from 'typescript';
+import type * as TS from 'typescript';
 import type { ModuleExport } from '../util/settings';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
@@ -434,18 +434,26 @@ function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
 // Typed mode: the same body test asked of TypeScript's AST, for helpers imported from other files.
 
 interface TypedSleeps {
-  isSleepCall(call: ts.CallExpression, depth: number): boolean;
+  isSleepCall(call: TS.CallExpression, depth: number): boolean;
 }
 
-const typedCache = new WeakMap<ts.Program, TypedSleeps>();
+const typedCache = new WeakMap<TS.Program, TypedSleeps>();
 
-function typedSleeps(program: ts.Program): TypedSleeps {
+/**
+ * TypeScript, loaded on first typed use only: untyped runs must not need it, and whenever a
+ * program exists, the package that built it is installed.
+ */
+let ts: typeof TS;
+
+function typedSleeps(program: TS.Program): TypedSleeps {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional at run time, see above
+  ts ??= require('typescript') as typeof TS;
   const hit = typedCache.get(program);
   if (hit) return hit;
   const checker = program.getTypeChecker();
-  const memo = new WeakMap<ts.Node, boolean>();
+  const memo = new WeakMap<TS.Node, boolean>();
 
-  const isSleepCall = (call: ts.CallExpression, depth: number): boolean => {
+  const isSleepCall = (call: TS.CallExpression, depth: number): boolean => {
     if (depth > MAX_DEPTH) return false;
     const callee = ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression;
     let symbol = checker.getSymbolAtLocation(callee);
@@ -456,7 +464,7 @@ function typedSleeps(program: ts.Program): TypedSleeps {
     if (file.isDeclarationFile || program.isSourceFileFromExternalLibrary(file)) {
       return isLibrarySleep(symbol.name, decl);
     }
-    let fn: ts.Node | undefined = decl;
+    let fn: TS.Node | undefined = decl;
     if (ts.isVariableDeclaration(decl) && decl.initializer) fn = skipTsParens(decl.initializer);
     if (!fn || !(ts.isFunctionDeclaration(fn) || ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) || !fn.body) return false;
     if (memo.has(fn)) return memo.get(fn) ?? false;
@@ -466,7 +474,7 @@ function typedSleeps(program: ts.Program): TypedSleeps {
     return result;
   };
 
-  const isTsSleepExpression = (node: ts.Expression, depth: number): boolean => {
+  const isTsSleepExpression = (node: TS.Expression, depth: number): boolean => {
     let expr = skipTsParens(node);
     if (ts.isAwaitExpression(expr)) expr = skipTsParens(expr.expression);
     if (ts.isNewExpression(expr)) return isTsTimerPromise(expr);
@@ -479,11 +487,11 @@ function typedSleeps(program: ts.Program): TypedSleeps {
 }
 
 /** `setTimeout` / `scheduler.wait` declared by Node's `timers/promises`, or the `delay` package. */
-function isLibrarySleep(name: string, decl: ts.Declaration): boolean {
+function isLibrarySleep(name: string, decl: TS.Declaration): boolean {
   const fileName = decl.getSourceFile().fileName.replace(/\\/g, '/');
   if (/\/node_modules\/delay\//.test(fileName)) return true;
   if (name !== 'setTimeout' && name !== 'wait') return false;
-  for (let current: ts.Node | undefined = decl.parent; current; current = current.parent) {
+  for (let current: TS.Node | undefined = decl.parent; current; current = current.parent) {
     if (ts.isModuleDeclaration(current) && ts.isStringLiteral(current.name)) {
       return current.name.text === 'timers/promises' || current.name.text === 'node:timers/promises';
     }
@@ -491,7 +499,7 @@ function isLibrarySleep(name: string, decl: ts.Declaration): boolean {
   return false;
 }
 
-function skipTsParens(node: ts.Expression): ts.Expression {
+function skipTsParens(node: TS.Expression): TS.Expression {
   let current = node;
   while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isNonNullExpression(current)) {
     current = current.expression;
@@ -500,7 +508,7 @@ function skipTsParens(node: ts.Expression): ts.Expression {
 }
 
 /** The TypeScript-AST twin of `sleepBody`. */
-function isTsSleepBody(body: ts.ConciseBody, isSleep: (expr: ts.Expression) => boolean): boolean {
+function isTsSleepBody(body: TS.ConciseBody, isSleep: (expr: TS.Expression) => boolean): boolean {
   if (!ts.isBlock(body)) return isSleep(body);
   let sleeps = 0;
   let other = false;
@@ -515,9 +523,9 @@ function isTsSleepBody(body: ts.ConciseBody, isSleep: (expr: ts.Expression) => b
   return sleeps > 0 && !other;
 }
 
-function tsContainsAwait(node: ts.Node): boolean {
+function tsContainsAwait(node: TS.Node): boolean {
   let found = false;
-  const visit = (n: ts.Node): void => {
+  const visit = (n: TS.Node): void => {
     if (found || ts.isFunctionLike(n)) return;
     if (ts.isAwaitExpression(n) || ts.isYieldExpression(n)) {
       found = true;
@@ -530,13 +538,13 @@ function tsContainsAwait(node: ts.Node): boolean {
 }
 
 /** `new Promise((r) => setTimeout(r, ms))` and its block and wrapped-resolve forms, in TypeScript's AST. */
-function isTsTimerPromise(expr: ts.NewExpression): boolean {
+function isTsTimerPromise(expr: TS.NewExpression): boolean {
   if (!ts.isIdentifier(expr.expression) || expr.expression.text !== 'Promise') return false;
   const executor = expr.arguments?.[0];
   if (!executor || !(ts.isArrowFunction(executor) || ts.isFunctionExpression(executor))) return false;
   const resolve = executor.parameters[0]?.name;
   if (!resolve || !ts.isIdentifier(resolve)) return false;
-  let timer: ts.Expression | undefined;
+  let timer: TS.Expression | undefined;
   if (ts.isBlock(executor.body)) {
     const only = executor.body.statements.length === 1 ? executor.body.statements[0] : undefined;
     if (only && ts.isExpressionStatement(only)) timer = only.expression;
@@ -555,11 +563,11 @@ function isTsTimerPromise(expr: ts.NewExpression): boolean {
   return isTimer && first !== undefined && tsCallsOnly(first, resolve.text);
 }
 
-function tsCallsOnly(node: ts.Expression, name: string): boolean {
+function tsCallsOnly(node: TS.Expression, name: string): boolean {
   const expr = skipTsParens(node);
   if (ts.isIdentifier(expr)) return expr.text === name;
   if (!ts.isArrowFunction(expr) && !ts.isFunctionExpression(expr)) return false;
-  let body: ts.Node | undefined = expr.body;
+  let body: TS.Node | undefined = expr.body;
   if (ts.isBlock(body)) {
     const only = body.statements.length === 1 ? body.statements[0] : undefined;
     body = only && ts.isExpressionStatement(only) ? only.expression : undefined;
