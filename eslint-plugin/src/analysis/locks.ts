@@ -363,7 +363,7 @@ function settingShape(
   if (!entry) return null;
   void sourceCode;
   return {
-    kind: 'lock', library: entry.module ?? null, recognizedBy: 'setting', resultRole: null,
+    kind: 'lock', library: entry.module ?? null, recognizedBy: 'setting', resultRole: 'resource',
     ownerRelease: [entry.release], resultRelease: [entry.release], ownerTakesResult: [],
   };
 }
@@ -528,7 +528,9 @@ function findReleases(sourceCode: Services, q: ReleaseQuery): ReleaseSite[] {
       const id = reference.identifier;
       if (id.type !== AST_NODE_TYPES.Identifier || !contains(q.scope, id) || id.range[0] < q.call.range[1]) continue;
       const use = usage(id);
-      if (q.resultRole === 'releaseFunction' && use.kind === 'called') sites.set(use.call, 'releaseFunction');
+      // A configured pair may return the release function itself: `const unlock = await store.lockAsync()`.
+      const callable = q.resultRole === 'releaseFunction' || q.shape.recognizedBy === 'setting';
+      if (callable && use.kind === 'called') sites.set(use.call, 'releaseFunction');
       if (q.resultRole === 'resource' && use.kind === 'method' && q.shape.resultRelease.includes(use.name)) {
         sites.set(use.call, 'resultMethod');
       }

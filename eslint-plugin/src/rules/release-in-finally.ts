@@ -34,6 +34,9 @@ const COST: Readonly<Record<AcquisitionKind, string>> = {
   distributedLock: 'the key stays locked for every instance until its TTL runs out',
 };
 
+/** A pair declared in the `resources` setting or option: the rule knows nothing more about it. */
+const SETTING_COST = 'it is never given back, and whoever needs it next waits forever';
+
 const NOUN: Readonly<Record<AcquisitionKind, string>> = {
   lock: 'the lock',
   permit: 'the permit',
@@ -136,7 +139,7 @@ export default createRule<Options, MessageId>({
         what,
         What: what.charAt(0).toUpperCase() + what.slice(1),
         acquire: acquisition.acquireText,
-        cost: COST[acquisition.kind],
+        cost: acquisition.recognizedBy === 'setting' ? SETTING_COST : COST[acquisition.kind],
       };
       const evidence: EvidenceLocation[] = [evidenceAt(acquisition.acquireCall, 'acquired here')];
       const suggest: TSESLint.ReportSuggestionArray<MessageId> = [];

@@ -683,6 +683,20 @@ async function dial(socket) {
 }
 `,
   },
+  {
+    // option resources: the acquired value released in finally
+    code: `
+async function rebuild(store) {
+  const handle = await store.lockAsync('index');
+  try {
+    await store.rebuild();
+  } finally {
+    await handle.unlock();
+  }
+}
+`,
+    options: [{ "resources": [{ "acquire": "lockAsync", "release": "unlock" }] }],
+  },
   ],
   invalid: [
   {
@@ -2252,7 +2266,7 @@ async function rebuild(index) {
         messageId: 'notInFinally',
         line: 3,
         column: 9,
-        // The resource from `index.lockAsync()` is not released if line 4 throws: the lock stays held and every later caller waits for it forever. Release it in `finally`.
+        // The resource from `index.lockAsync()` is not released if line 4 throws: it is never given back, and whoever needs it next waits forever. Release it in `finally`.
         suggestions: [],
       },
     ],
@@ -2282,7 +2296,7 @@ async function run(fleet) {
         messageId: 'notInFinally',
         line: 3,
         column: 21,
-        // The resource from `fleet.checkout()` is not released if line 4 throws: the lock stays held and every later caller waits for it forever. Release it in `finally`.
+        // `car` from `fleet.checkout()` is not released if line 4 throws: it is never given back, and whoever needs it next waits forever. Release it in `finally`.
         suggestions: [],
       },
     ],
@@ -2616,6 +2630,36 @@ async function handle(items) {
 `,
           },
         ],
+      },
+    ],
+  },
+  {
+    // option resources: the release method called on the acquired value
+    code: `
+async function rebuild(store) {
+  const handle = await store.lockAsync('index');
+  await store.rebuild();
+  await handle.unlock();
+}
+`,
+    options: [{ "resources": [{ "acquire": "lockAsync", "release": "unlock" }] }],
+    output: `
+async function rebuild(store) {
+  const handle = await store.lockAsync('index');
+  try {
+    await store.rebuild();
+  } finally {
+    await handle.unlock();
+  }
+}
+`,
+    errors: [
+      {
+        messageId: 'notInFinally',
+        line: 3,
+        column: 24,
+        // `handle` from `store.lockAsync()` is not released if line 4 throws: it is never given back, and whoever needs it next waits forever. Release it in `finally`.
+        suggestions: [],
       },
     ],
   },
