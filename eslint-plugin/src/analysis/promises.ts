@@ -70,8 +70,17 @@ function syntacticOrigin(sourceCode: Services, expr: TSESTree.Node): PromiseOrig
   if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'fetch' && isGlobal(sourceCode, callee)) {
     return { kind: 'library', name: 'fetch' };
   }
-  const ref = resolveReference(sourceCode, callee);
-  if (ref && isPromiseApi(ref)) return { kind: 'library', name: refName(ref) };
+  const words = fileWords(sourceCode);
+  if (words.promiseApis) {
+    const ref = resolveReference(sourceCode, callee);
+    if (ref && isPromiseApi(ref)) return { kind: 'library', name: refName(ref) };
+  }
+  if (!words.promiseFunctions) return null;
+  // Scope lookups are the expensive part: only names that some promise function in the file has.
+  const name = callee.type === AST_NODE_TYPES.Identifier
+    ? callee.name
+    : callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
+  if (!isFunctionNode(callee) && (name === null || !promiseFunctionNames(sourceCode).has(name))) return null;
   const declared = declaredPromiseFunction(sourceCode, callee);
   if (declared) return declared;
   const target = getCallGraph(sourceCode).resolveCall(expr);
@@ -84,6 +93,55 @@ function syntacticOrigin(sourceCode: Services, expr: TSESTree.Node): PromiseOrig
     };
   }
   return null;
+}
+
+interface FileWords {
+  /** An `async` keyword or the word `Promise`/`PromiseLike`: same-file promise functions are possible. */
+  promiseFunctions: boolean;
+  /** The word `promises` (`fs/promises`, `timers/promises`, `fs.promises`). */
+  promiseApis: boolean;
+}
+
+const wordsCache = new WeakMap<object, FileWords>();
+
+/**
+ * One cheap text search per file that lets most calls skip the expensive questions: a file that
+ * never says `async` or `Promise` declares no function the syntax could call a promise source, so
+ * the call graph need not be built; a file that never says `promises` imports no promise API.
+ * A word in a comment only costs the precise check, never a finding.
+ */
+function fileWords(sourceCode: Services): FileWords {
+  const hit = wordsCache.get(sourceCode);
+  if (hit) return hit;
+  const text = sourceCode.text;
+  const words: FileWords = {
+    promiseFunctions: text.includes('async') || text.includes('Promise'),
+    promiseApis: text.includes('promises'),
+  };
+  wordsCache.set(sourceCode, words);
+  return words;
+}
+
+const namesCache = new WeakMap<object, ReadonlySet<string>>();
+
+/** Names of the file's async and `Promise`-returning functions, methods and `declare function`s. */
+function promiseFunctionNames(sourceCode: Services): ReadonlySet<string> {
+  const hit = namesCache.get(sourceCode);
+  if (hit) return hit;
+  const names = new Set<string>();
+  for (const fn of getCallGraph(sourceCode).functions) {
+    if (fn.name !== null && !fn.isGenerator && (fn.isAsync || fn.returnsPromiseType)) names.add(fn.name);
+  }
+  for (const statement of sourceCode.ast.body) {
+    const inner = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration
+      ? statement.declaration
+      : statement;
+    if (inner?.type === AST_NODE_TYPES.TSDeclareFunction && inner.id && declaresPromiseType(inner.returnType)) {
+      names.add(inner.id.name);
+    }
+  }
+  namesCache.set(sourceCode, names);
+  return names;
 }
 
 /** `declare function f(): Promise<T>` and overload signatures, which the call graph does not hold. */

@@ -38,6 +38,7 @@ export const DEFAULT_ALLOWED_CALLBACKS: readonly CallPattern[] = [
 const LISTENER_METHODS: ReadonlySet<string> = new Set([
   'on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'addEventListener',
 ]);
+const COLLECTORS: ReadonlySet<string> = new Set(['push', 'unshift', 'splice']);
 const TIMERS: ReadonlySet<string> = new Set(['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask']);
 
 export default createRule<Options, MessageId>({
@@ -138,6 +139,7 @@ export default createRule<Options, MessageId>({
     const checkCollected = (call: TSESTree.CallExpression): void => {
       const callee = skipTransparent(call.callee);
       if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.object.type !== AST_NODE_TYPES.Identifier) return;
+      if (!COLLECTORS.has(staticPropertyName(callee) ?? '')) return;
       for (const arg of call.arguments) {
         if (arg.type === AST_NODE_TYPES.SpreadElement || isPromiseHandled(sourceCode, arg, allowVoid)) continue;
         const origin = needsHandling(arg);
