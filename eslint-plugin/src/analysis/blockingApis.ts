@@ -226,6 +226,20 @@ export function matchBlockingCall(
   return { call, api, ref };
 }
 
+/**
+ * A cheap filter on the name a call is made by: false means the call cannot be a blocking one,
+ * so it need not be resolved. Every catalogued export ends in `Sync` or is one of a few names.
+ */
+export function mayBeBlockingName(name: string | null, options: BlockingOptions = DEFAULT_BLOCKING_OPTIONS): boolean {
+  if (name === null) return true;
+  if (name.endsWith('Sync') || CATALOGUED_NAMES.has(name)) return true;
+  return options.blockingCalls.some(
+    (e) => e.method === name || e.export === 'default' || (e.export !== undefined && e.export.split('.').pop() === name),
+  );
+}
+
+const CATALOGUED_NAMES: ReadonlySet<string> = new Set(['wait', 'randomBytes', 'sync', 's', 'native']);
+
 function configuredEntry(ref: ModuleRef, options: BlockingOptions): BlockingApi | null {
   return options.blockingCalls.some((e) => entryMatches(ref, e))
     ? { name: `${ref.module}${ref.path.length > 0 ? '.' : ''}${ref.path.join('.')}`, twin: null }

@@ -6,9 +6,9 @@ import type { FunctionNode } from './ast';
 import type { BlockingOptions, WaitLoop } from './blockingApis';
 import type { FunctionInfo } from './callGraph';
 import type { ModuleRef } from './imports';
-import { walk } from './ast';
+import { isFunctionNode, walk } from './ast';
+import { isSynchronouslyInvoked } from './asyncContext';
 import { busyWait, catalogueEntry, matchBlockingCall, mentionsClock } from './blockingApis';
-import { runningFunction } from './callGraph';
 import { normalizeModule } from './imports';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -48,27 +48,25 @@ export function createChainAnalysis(
   services: Partial<ParserServices> | null,
 ): ChainAnalysis {
   const memo = new Map<FunctionNode, BlockingChain | null>();
-  let loopsByFunction: Map<FunctionNode, WaitLoop[]> | null = null;
   const program = services?.program ?? null;
   const typed = program && services?.esTreeNodeToTSNodeMap ? createTypedChains(program, options) : null;
 
+  /** Loops that run as part of `fn`: its body and the synchronous callbacks in it, not nested functions. */
   const loopsOf = (fn: FunctionNode): readonly WaitLoop[] => {
     if (!mentionsClock(sourceCode)) return [];
-    if (!loopsByFunction) {
-      const index = new Map<FunctionNode, WaitLoop[]>();
-      walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
-        if (
-          node.type === AST_NODE_TYPES.WhileStatement ||
-          node.type === AST_NODE_TYPES.DoWhileStatement ||
-          node.type === AST_NODE_TYPES.ForStatement
-        ) {
-          const owner = runningFunction(node);
-          if (owner) index.set(owner, [...(index.get(owner) ?? []), node]);
-        }
-      });
-      loopsByFunction = index;
-    }
-    return loopsByFunction.get(fn) ?? [];
+    const loops: WaitLoop[] = [];
+    walk(fn.body, sourceCode.visitorKeys, (node) => {
+      if (isFunctionNode(node) && node !== fn && (node.async || !isSynchronouslyInvoked(node))) return false;
+      if (
+        node.type === AST_NODE_TYPES.WhileStatement ||
+        node.type === AST_NODE_TYPES.DoWhileStatement ||
+        node.type === AST_NODE_TYPES.ForStatement
+      ) {
+        loops.push(node);
+      }
+      return true;
+    });
+    return loops;
   };
 
   const typedChain = (call: TSESTree.CallExpression): BlockingChain | null => {

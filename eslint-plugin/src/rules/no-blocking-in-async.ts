@@ -6,6 +6,7 @@ import {
   BLOCKING_MODULES,
   DEFAULT_RANDOM_BYTES_THRESHOLD,
   busyWait,
+  calleeName,
   contains,
   createChainAnalysis,
   describeChain,
@@ -15,6 +16,7 @@ import {
   importedModules,
   isPlainSync,
   matchBlockingCall,
+  mayBeBlockingName,
   mentionsClock,
   normalizeModule,
   skipTransparent,
@@ -116,18 +118,31 @@ export default createRule<Options, MessageId>({
       context.report({ node, messageId, data: { ...data, where }, suggest });
     }
 
+    // Helper calls are judged at the end of the file, and only when something outside async code
+    // can block at all: most files have no blocking helper, and then no call graph is needed.
+    const helperCalls: { call: TSESTree.CallExpression; ctx: AsyncContext }[] = [];
+    let blockingOutsideAsync = false;
+
     function checkCall(call: TSESTree.CallExpression): void {
       // `$.s(options)` only binds options; the tagged template around it runs the command.
       if (call.parent.type === AST_NODE_TYPES.TaggedTemplateExpression && call.parent.tag === call) return;
       const ctx = getAsyncContext(call);
-      if (!ctx) return;
+      if (!ctx) {
+        if (checkHelpers && !blockingOutsideAsync && mayBeBlockingName(calleeName(call), blocking)) {
+          blockingOutsideAsync = matchBlockingCall(sourceCode, call, blocking) !== null;
+        }
+        return;
+      }
       const direct = matchBlockingCall(sourceCode, call, blocking);
       if (direct) {
         const suggestion = direct.api.twin ? twinSuggestion(call, direct.api.twin, ctx) : null;
         report(call, 'blockingCall', ctx, { name: direct.api.name }, [], suggestion ? [suggestion] : []);
         return;
       }
-      if (!checkHelpers) return;
+      if (checkHelpers) helperCalls.push({ call, ctx });
+    }
+
+    function checkHelperCall(call: TSESTree.CallExpression, ctx: AsyncContext): void {
       const target = getCallGraph(sourceCode).resolveCall(call);
       let chain: BlockingChain | null = null;
       let callee: string | null = null;
@@ -148,18 +163,29 @@ export default createRule<Options, MessageId>({
 
     function checkTag(tagged: TSESTree.TaggedTemplateExpression): void {
       const ctx = getAsyncContext(tagged);
-      const direct = ctx ? matchBlockingCall(sourceCode, tagged, blocking) : null;
-      if (ctx && direct) report(tagged, 'blockingCall', ctx, { name: direct.api.name }, []);
+      const direct = matchBlockingCall(sourceCode, tagged, blocking);
+      if (!direct) return;
+      if (ctx) report(tagged, 'blockingCall', ctx, { name: direct.api.name }, []);
+      else blockingOutsideAsync = true;
     }
 
     function checkLoop(loop: WaitLoop): void {
       const ctx = getAsyncContext(loop);
-      if (!ctx) return;
+      if (!ctx && (blockingOutsideAsync || !checkHelpers)) return;
       const wait = busyWait(sourceCode, loop);
       if (!wait) return;
+      if (!ctx) {
+        blockingOutsideAsync = true;
+        return;
+      }
       report(loop, 'busyWait', ctx, { clock: wait.clockName, line: String(wait.clock.loc.start.line) }, [
         evidenceAt(wait.clock, 'clock read here'),
       ]);
+    }
+
+    function checkHelperCalls(): void {
+      if (!blockingOutsideAsync && !typed) return;
+      for (const { call, ctx } of helperCalls) checkHelperCall(call, ctx);
     }
 
     /** `fs.readFileSync(p)` → `await readFile(p)` plus the import, keeping the value the code used. */
@@ -217,6 +243,7 @@ export default createRule<Options, MessageId>({
       WhileStatement: checkLoop,
       DoWhileStatement: checkLoop,
       ForStatement: checkLoop,
+      'Program:exit': checkHelperCalls,
     };
   },
 });

@@ -1186,6 +1186,21 @@ export async function bundle(paths: string[]) {
 }`,
       errors: [{ messageId: 'blockingHelper', line: 6, column: 10 }],
     },
+    // The helper is declared after its async caller (function declarations are hoisted).
+    {
+      code: `export async function poll() {
+  return waitUntilReady(500);
+}
+function waitUntilReady(ms: number) {
+  const until = performance.now() + ms;
+  do { /* spin */ } while (performance.now() < until);
+  return true;
+}`,
+      errors: [{
+        messageId: 'blockingHelper', line: 2, column: 10,
+        data: { callee: 'waitUntilReady', chain: 'busy-waits on `performance.now()` (line 6)', where: 'async function `poll` (line 1)' },
+      }],
+    },
     // --- configured entries ---
     {
       code: `import { loadConfigSync } from '@acme/legacy';
