@@ -104,8 +104,8 @@ const stats = (values) => {
 };
 const ms = (n) => `${n.toFixed(1)} ms`;
 
-function rssKb(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+async function rssKb(pid) {
+  const status = await fs.promises.readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
 }
 
@@ -190,13 +190,14 @@ function report(label, r) {
 }
 
 async function main() {
-  if (!fs.existsSync(serverPath)) throw new Error('run npm run build first');
-  fs.mkdirSync(corpus, { recursive: true });
+  await fs.promises.access(serverPath).catch(() => {
+    throw new Error('run npm run build first');
+  });
   const files = { '1k': path.join(corpus, 'src', 'service1k.ts'), '5k': path.join(corpus, 'src', 'service5k.ts') };
-  fs.mkdirSync(path.dirname(files['1k']), { recursive: true });
+  await fs.promises.mkdir(path.dirname(files['1k']), { recursive: true });
   const texts = { '1k': realisticFile(1000), '5k': realisticFile(5000) };
-  for (const key of Object.keys(files)) fs.writeFileSync(files[key], texts[key]);
-  fs.writeFileSync(path.join(corpus, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', strict: true, noEmit: true, types: [] }, include: ['src'] }));
+  for (const key of Object.keys(files)) await fs.promises.writeFile(files[key], texts[key]);
+  await fs.promises.writeFile(path.join(corpus, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', strict: true, noEmit: true, types: [] }, include: ['src'] }));
   process.stdout.write(`async-hazards language server latency: ${EDITS} edits per file, node ${process.version}\n`);
 
   // Syntactic mode.
@@ -221,9 +222,9 @@ async function main() {
     await syntactic.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
   };
   for (let n = 0; n < 50; n++) await step(n);
-  const before = rssKb(syntactic.child.pid);
+  const before = await rssKb(syntactic.child.pid);
   for (let n = 0; n < RSS_EDITS; n++) await step(n + 50);
-  const afterRss = rssKb(syntactic.child.pid);
+  const afterRss = await rssKb(syntactic.child.pid);
   process.stdout.write(`RSS before ${(before / 1024).toFixed(1)} MB, after ${RSS_EDITS} edits ${(afterRss / 1024).toFixed(1)} MB: ${(((afterRss - before) / before) * 100).toFixed(1)} % growth\n`);
   syntactic.connection.dispose();
   syntactic.child.kill();

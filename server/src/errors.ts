@@ -44,6 +44,7 @@ export class Reporter {
       try {
         return await handler(params, ...rest);
       } catch (error) {
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the error data type is the caller's
         if (error instanceof ResponseError) return error as ResponseError<any>;
         if (error instanceof InvalidParamsError) return new ResponseError<void>(ErrorCodes.InvalidParams, error.message);
         this.error(`${name} failed`, error);

@@ -34,7 +34,7 @@ import * as path from 'node:path';
 import { Linter } from 'eslint';
 import type { EvidenceLocation } from 'eslint-plugin-async-hazards/evidence';
 import { clearEvidence, getEvidence } from 'eslint-plugin-async-hazards/evidence';
-import plugin = require('eslint-plugin-async-hazards');
+import plugin from 'eslint-plugin-async-hazards';
 import type { RuleName, RuleSeverities, TypeAwareMode } from './settings';
 import { DEFAULT_SETTINGS, RULE_NAMES } from './settings';
 import { ProjectFileFinder, isProjectServiceFailure } from './typeAware';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import plugin = require('eslint-plugin-async-hazards');
+import plugin from 'eslint-plugin-async-hazards';
 
 interface RuleMetaLike {
   meta?: { docs?: { url?: string; description?: string } };

@@ -1,4 +1,4 @@
-import plugin = require('eslint-plugin-async-hazards');
+import plugin from 'eslint-plugin-async-hazards';
 
 /**
  * The one settings schema. The server validates `workspace/configuration` answers against it, the

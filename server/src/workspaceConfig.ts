@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { ESLint } from 'eslint';
 
@@ -36,7 +36,7 @@ export interface WorkspaceRuleConfig {
  * One `ESLint` instance per folder, rebuilt when the config file changes on disk.
  */
 export class WorkspaceConfigReader {
-  private readonly dirCache = new Map<string, string | null>();
+  private readonly dirCache = new Map<string, Promise<string | null>>();
   private readonly instances = new Map<string, { mtime: number; eslint: ESLint }>();
 
   /** `configFile` replaces the lookup (the CLI's `--config`): every file uses that config. */
@@ -60,18 +60,18 @@ export class WorkspaceConfigReader {
     this.instances.clear();
   }
 
-  findConfigFile(filePath: string): string | null {
+  async findConfigFile(filePath: string): Promise<string | null> {
     if (this.configFile) return this.configFile;
     return this.findFrom(path.dirname(filePath));
   }
 
   async read(filePath: string): Promise<WorkspaceRuleConfig> {
-    const configFile = this.findConfigFile(filePath);
+    const configFile = await this.findConfigFile(filePath);
     const base: WorkspaceRuleConfig = { configFile, status: 'none', alias: null, rules: null, sharedSettings: undefined, ignored: false };
     if (!configFile) return base;
     if (!this.trusted) return { ...base, status: 'untrusted' };
     try {
-      const eslint = this.instanceFor(configFile);
+      const eslint = await this.instanceFor(configFile);
       const config = (await eslint.calculateConfigForFile(filePath)) as FlatConfigShape | undefined;
       if (!config) return { ...base, status: 'loaded', ignored: true };
       const alias = findPluginAlias(config.plugins);
@@ -91,10 +91,10 @@ export class WorkspaceConfigReader {
     }
   }
 
-  private instanceFor(configFile: string): ESLint {
+  private async instanceFor(configFile: string): Promise<ESLint> {
     let mtime = 0;
     try {
-      mtime = fs.statSync(configFile).mtimeMs;
+      mtime = (await fs.stat(configFile)).mtimeMs;
     } catch {
       // Deleted between lookup and load: the load reports it.
     }
@@ -107,30 +107,39 @@ export class WorkspaceConfigReader {
     return eslint;
   }
 
-  private findFrom(dir: string): string | null {
-    const cached = this.dirCache.get(dir);
-    if (cached !== undefined) return cached;
-    let found: string | null = null;
-    for (const name of CONFIG_FILE_NAMES) {
-      const candidate = path.join(dir, name);
-      if (fs.existsSync(candidate)) {
-        found = candidate;
-        break;
-      }
-    }
+  private findFrom(dir: string): Promise<string | null> {
+    let found = this.dirCache.get(dir);
     if (!found) {
-      const parent = path.dirname(dir);
-      found = parent === dir ? null : this.findFrom(parent);
+      found = this.lookUp(dir);
+      this.dirCache.set(dir, found);
     }
-    this.dirCache.set(dir, found);
     return found;
   }
+
+  private async lookUp(dir: string): Promise<string | null> {
+    for (const name of CONFIG_FILE_NAMES) {
+      const candidate = path.join(dir, name);
+      if (await exists(candidate)) return candidate;
+    }
+    const parent = path.dirname(dir);
+    return parent === dir ? null : this.findFrom(parent);
+  }
+
 }
 
 interface FlatConfigShape {
   plugins?: Record<string, { meta?: { name?: string } } | undefined>;
   rules?: Record<string, unknown>;
   settings?: Record<string, unknown>;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.access(file);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function findPluginAlias(plugins: FlatConfigShape['plugins']): string | null {

@@ -66,7 +66,9 @@ export class LspHarness {
   }
 
   static async start(options: HarnessOptions): Promise<{ harness: LspHarness; initializeResult: InitializeResult }> {
-    if (!fs.existsSync(serverPath)) throw new Error(`${serverPath} is missing: run npm run build first`);
+    await fs.promises.access(serverPath).catch(() => {
+      throw new Error(`${serverPath} is missing: run npm run build first`);
+    });
     const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: 'pipe', env: { ...process.env, ...options.env } });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const harness = new LspHarness(child, connection, options);
@@ -171,7 +173,7 @@ export class LspHarness {
 
   async open(file: string, text?: string, languageId = languageOf(file)): Promise<string> {
     const uri = uriOf(file);
-    const content = text ?? fs.readFileSync(file, 'utf8');
+    const content = text ?? (await fs.promises.readFile(file, 'utf8'));
     this.versions.set(uri, 1);
     this.texts.set(uri, content);
     await this.notify('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text: content } });

@@ -132,7 +132,7 @@ describe('language server', () => {
 
     const shown = await harness.request<{ uri: string }>('workspace/executeCommand', { command: 'asyncHazards.showDocumentation', arguments: ['async-hazards/no-sleep-holding-permit'] });
     assert.equal(shown.uri, `file://${path.join(repoRoot, 'server', 'dist', 'docs', 'no-sleep-holding-permit.md')}`);
-    assert.ok(fs.existsSync(new URL(shown.uri)));
+    assert.ok((await fs.promises.stat(new URL(shown.uri))).isFile());
     assert.ok(harness.serverRequests.some((r) => r.method === 'window/showDocument' && (r.params as { uri: string }).uri === shown.uri));
     await harness.close(uri);
   });
@@ -209,7 +209,9 @@ describe('language server', () => {
           .then((r) => ({ items: r.items }), (error: { code: number }) => ({ error })),
       );
     }
-    const results = await Promise.all(responses);
+    // Every request is already on the wire; collect the answers in order.
+    const results: Array<{ items?: Diagnostic[]; error?: { code: number } }> = [];
+    for (const response of responses) results.push(await response);
     const last = results[results.length - 1]!;
     assert.deepEqual(last.items?.map((d) => d.range.start.line), [106, 112, 116, 122], 'the last answer is for the last version');
     for (const result of results.slice(0, -1)) {
