@@ -13,6 +13,10 @@
  *   acquire, in the same function (nested functions lexically inside count; filter them yourself
  *   if they run later), and not after a release that runs on every path to `node`.
  * - `acquisitionsHeldAt(sourceCode, node, options?)` → the acquisitions held at `node`.
+ * - `releaseCoverStatement(site, scope)` → the statement after which a release has run on every
+ *   normal path (the release's own statement, or the `try` whose `finally` holds it), or null.
+ *
+ * Whether the release is guaranteed on every path is `releasePaths.ts`'s question.
  *
  * Recognised: async-mutex `acquire()` (also through `withTimeout`/`tryAcquire`, `[value, release]`
  * destructuring, or `mutex.release()`), async-sema `acquire()`/`release()`, await-lock
@@ -348,20 +352,14 @@ function recognize(
     shape = shapeFor(construction.kind, construction.ref.module, method, construction.fromType ? 'type' : 'library');
   }
   if (!shape && services) shape = typedShape(services, owner, method);
-  if (!shape) shape = settingShape(sourceCode, resources, construction?.ref.module ?? null, method);
+  if (!shape) shape = settingShape(resources, construction?.ref.module ?? null, method);
   if (!shape && !construction?.kind) shape = pairingShape(sourceCode, owner, method, scope);
   return shape ? build(sourceCode, call, owner, shape, fn, scope) : null;
 }
 
-function settingShape(
-  sourceCode: Services,
-  resources: readonly ResourceShape[],
-  module: string | null,
-  method: string,
-): Shape | null {
+function settingShape(resources: readonly ResourceShape[], module: string | null, method: string): Shape | null {
   const entry = resources.find((r) => r.acquire === method && (r.module === undefined || r.module === module));
   if (!entry) return null;
-  void sourceCode;
   return {
     kind: 'lock', library: entry.module ?? null, recognizedBy: 'setting', resultRole: 'resource',
     ownerRelease: [entry.release], resultRelease: [entry.release], ownerTakesResult: [],
