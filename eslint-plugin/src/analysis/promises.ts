@@ -1,6 +1,7 @@
 import type * as ts from 'typescript';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { FunctionNode } from './ast';
 import { calleeName, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { getCallGraph } from './callGraph';
 import type { ModuleRef } from './imports';
@@ -384,6 +385,31 @@ export function isVariableRead(sourceCode: Services, id: TSESTree.Identifier): b
   const variable = findVariable(sourceCode, id);
   if (!variable || !isLocalDeclaration(variable)) return true;
   return variable.references.some((ref) => ref.isRead() && ref.identifier.parent?.type !== AST_NODE_TYPES.ExpressionStatement);
+}
+
+/** An async callback whose whole body sits in `try { … } catch`, or whose returned chain handles rejection. */
+export function isRejectionGuarded(fn: FunctionNode): boolean {
+  const body = fn.body;
+  if (!body) return false;
+  if (body.type !== AST_NODE_TYPES.BlockStatement) {
+    const expr = skipTransparent(body);
+    if (expr.type !== AST_NODE_TYPES.CallExpression || expr.callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+    const name = staticPropertyName(expr.callee);
+    return (name === 'catch' && expr.arguments.length >= 1) || (name === 'then' && expr.arguments.length >= 2);
+  }
+  const only = body.body.length === 1 ? body.body[0] : undefined;
+  return only?.type === AST_NODE_TYPES.TryStatement && only.handler !== null;
+}
+
+/** The promise a `.then/.catch/.finally` chain starts from, as short code for messages. */
+export function chainRootText(sourceCode: Services, node: TSESTree.Node): string {
+  let expr = skipTransparent(node);
+  while (expr.type === AST_NODE_TYPES.CallExpression && expr.callee.type === AST_NODE_TYPES.MemberExpression &&
+    ['then', 'catch', 'finally'].includes(staticPropertyName(expr.callee) ?? '')) {
+    expr = skipTransparent(expr.callee.object);
+  }
+  const text = sourceCode.getText(expr);
+  return text.length <= 40 && !text.includes('\n') ? `\`${text}\`` : 'the promise';
 }
 
 // ---- allow lists -------------------------------------------------------------------------------

@@ -2,8 +2,8 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
 import type { CallPattern, PromiseOrigin, TypeOracle } from '../analysis';
 import {
-  callPatternListSchema, createTypeOracle, droppedExpressions, findVariable, forOfRewrite, getAsyncContext, isFunctionNode, isPromiseHandled,
-  isVariableRead, matchesAllowList, promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
+  callPatternListSchema, chainRootText, createTypeOracle, droppedExpressions, findVariable, forOfRewrite,
+  getAsyncContext, isFunctionNode, isPromiseHandled, isRejectionGuarded, isVariableRead, matchesAllowList, promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { evidenceAt, recordEvidence } from '../util/evidence';
@@ -172,7 +172,7 @@ export default createRule<Options, MessageId>({
       if (!registration) return;
       const first = registration.callbackIndex;
       for (const arg of call.arguments.slice(first)) {
-        if (!isFunctionNode(arg) || !arg.async || isGuarded(arg)) continue;
+        if (!isFunctionNode(arg) || !arg.async || isRejectionGuarded(arg)) continue;
         if (matchesAllowList(sourceCode, call, allowedCallbacks)) return;
         recordEvidence(context, arg, 'asyncCallbackIgnored', [evidenceAt(call, `registered with ${registration.name}`)]);
         context.report({ node: arg, messageId: 'asyncCallbackIgnored', data: { name: registration.name } });
@@ -250,20 +250,6 @@ function hasAsyncExecutor(expr: TSESTree.Node): boolean {
   return isFunctionNode(executor) && executor.async;
 }
 
-/** An async callback whose whole body sits in `try { … } catch`, or whose returned chain handles rejection. */
-function isGuarded(fn: TSESTree.FunctionLike | TSESTree.ArrowFunctionExpression): boolean {
-  const body = fn.body;
-  if (!body) return false;
-  if (body.type !== AST_NODE_TYPES.BlockStatement) {
-    const expr = skipTransparent(body);
-    if (expr.type !== AST_NODE_TYPES.CallExpression || expr.callee.type !== AST_NODE_TYPES.MemberExpression) return false;
-    const name = staticPropertyName(expr.callee);
-    return (name === 'catch' && expr.arguments.length >= 1) || (name === 'then' && expr.arguments.length >= 2);
-  }
-  const only = body.body.length === 1 ? body.body[0] : undefined;
-  return only?.type === AST_NODE_TYPES.TryStatement && only.handler !== null;
-}
-
 function describeOrigin(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, origin: PromiseOrigin): string {
   switch (origin.kind) {
     case 'local': {
@@ -280,20 +266,10 @@ function describeOrigin(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTre
     case 'constructor':
       return '`new Promise`';
     case 'chain':
-      return describeChainRoot(sourceCode, node);
+      return chainRootText(sourceCode, node);
     case 'typed':
       return `\`${origin.name}\` (type \`${origin.typeText}\`)`;
   }
-}
-
-function describeChainRoot(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): string {
-  let expr = skipTransparent(node);
-  while (expr.type === AST_NODE_TYPES.CallExpression && expr.callee.type === AST_NODE_TYPES.MemberExpression &&
-    ['then', 'catch', 'finally'].includes(staticPropertyName(expr.callee) ?? '')) {
-    expr = skipTransparent(expr.callee.object);
-  }
-  const text = sourceCode.getText(expr);
-  return text.length <= 40 && !text.includes('\n') ? `\`${text}\`` : 'the promise';
 }
 
 function originEvidence(origin: PromiseOrigin): ReturnType<typeof evidenceAt>[] {
