@@ -10,6 +10,7 @@ import {
   describeChain,
   getCallGraph,
   matchBlockingCall,
+  mayBeBlockingName,
   mentionsClock,
   staticNumber,
 } from '../../src/analysis';
@@ -119,6 +120,17 @@ describe('matchBlockingCall', () => {
     assert.equal(blockingName(parsed, `loadSync()`), null);
     assert.equal(blockingName(parsed, `loadSync()`, options), '@acme/cfg.loadSync');
     assert.equal(blockingName(parsed, `readFileSync('a')`, options), null);
+  });
+});
+
+describe('mayBeBlockingName', () => {
+  it('passes every catalogued name and configured export, and filters the rest', () => {
+    for (const name of ['readFileSync', 'execaSync', 'wait', 'randomBytes', 'sync', 's', 'native', null]) {
+      assert.equal(mayBeBlockingName(name), true, String(name));
+    }
+    for (const name of ['readFile', 'map', 'log', 'query']) assert.equal(mayBeBlockingName(name), false, name);
+    const options = { ...DEFAULT_BLOCKING_OPTIONS, blockingCalls: [{ module: 'db', export: 'client.query' }] };
+    assert.equal(mayBeBlockingName('query', options), true);
   });
 });
 
