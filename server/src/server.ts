@@ -80,6 +80,8 @@ connection.onInitialized(() => {
 
 documents.onDidOpen(reporter.guardNotification('didOpen', ({ document }) => {
   scan.opened(document.uri);
+  // What was opened counts as saved for `run: onSave`.
+  lints().documentSaved(document);
   if (!lints().pullSupported) return push(document.uri);
 }));
 documents.onDidChangeContent(reporter.guardNotification('didChange', async ({ document }) => {

@@ -163,6 +163,18 @@ describe('language server', () => {
     await harness.close(uri);
   });
 
+  it('lints the saved text only with run: onSave', async () => {
+    await setSettings({ ...BASE_SETTINGS, run: 'onSave' });
+    const uri = await harness.open(path.join(scratch.dir, 'src', 'saved.ts'), HAZARDS_TS);
+    assert.equal((await harness.diagnostics(uri)).length, 4);
+    await harness.replace(uri, 'export const clean = true;\n');
+    assert.equal((await harness.diagnostics(uri)).length, 4, 'unsaved edits are not linted');
+    await harness.notify('textDocument/didSave', { textDocument: { uri } });
+    assert.deepEqual(await harness.diagnostics(uri), []);
+    await setSettings({ ...BASE_SETTINGS });
+    await harness.close(uri);
+  });
+
   it('gives one diagnostic for a parse error', async () => {
     const uri = await harness.open(path.join(scratch.dir, 'src', 'broken.ts'), 'export const = ;\n');
     const diagnostics = await harness.diagnostics(uri);
