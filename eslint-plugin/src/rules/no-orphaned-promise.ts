@@ -3,7 +3,8 @@ import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
 import type { CallPattern, PromiseOrigin, TypeOracle } from '../analysis';
 import {
   callPatternListSchema, chainRootText, createTypeOracle, droppedExpressions, findVariable, forOfRewrite,
-  getAsyncContext, isFunctionNode, isPromiseHandled, isRejectionGuarded, isVariableRead, matchesAllowList, promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
+  getAsyncContext, isFunctionNode, isPromiseHandled, isRejectionGuarded, isVariableRead, matchesAllowList,
+  promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { evidenceAt, recordEvidence } from '../util/evidence';

@@ -4,7 +4,8 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { TypeOracle } from '../../src/analysis';
 import {
-  droppedExpressions, forOfRewrite, isPromiseHandled, isVariableRead, matchesAllowList, promiseOrigin,
+  chainRootText, droppedExpressions, forOfRewrite, isFunctionNode, isPromiseHandled, isRejectionGuarded, isVariableRead,
+  matchesAllowList, promiseOrigin,
 } from '../../src/analysis';
 import { parse } from './parse';
 
@@ -221,5 +222,34 @@ describe('forOfRewrite', () => {
     // A return inside a nested function is that function's own.
     assert.equal(rewrite('async function f(xs: string[]) { xs.forEach(async (x) => { await g(() => { return x; }); }); }'),
       'for (const x of xs) { await g(() => { return x; }); }');
+  });
+});
+
+describe('isRejectionGuarded', () => {
+  const guarded = (code: string): boolean => {
+    const parsed = parse(code);
+    const fn = parsed.all(AST_NODE_TYPES.ArrowFunctionExpression)[0];
+    assert.ok(isFunctionNode(fn));
+    return isRejectionGuarded(fn);
+  };
+
+  it('accepts a body that is one try/catch, or a returned chain with a handler', () => {
+    assert.equal(guarded('on(async () => { try { await a(); } catch (e) { log(e); } });'), true);
+    assert.equal(guarded('on(async () => a().catch(log));'), true);
+    assert.equal(guarded('on(async () => a().then(ok, log));'), true);
+  });
+
+  it('rejects try/finally, statements outside the try, and unhandled bodies', () => {
+    assert.equal(guarded('on(async () => { try { await a(); } finally { done(); } });'), false);
+    assert.equal(guarded('on(async () => { try { await a(); } catch {} await b(); });'), false);
+    assert.equal(guarded('on(async () => a());'), false);
+  });
+});
+
+describe('chainRootText', () => {
+  it('names the promise a chain starts from', () => {
+    const parsed = parse("fetch('x').then(a).finally(b);");
+    const call = parsed.find(AST_NODE_TYPES.CallExpression, "fetch('x').then(a).finally(b)");
+    assert.equal(chainRootText(parsed.sourceCode, call), "`fetch('x')`");
   });
 });
