@@ -1,6 +1,7 @@
 // Drives a real VS Code (code-server) with the packaged extension installed, through the DOM.
 // Run by test/e2e/run.sh:
-//   node --import tsx test/e2e/driver.ts --url <code-server> --samples <copy of samples/> --bare <folder> --out <dir>
+//   node --import tsx test/e2e/driver.ts --url <code-server> --samples <copy of samples/> --bare <folder>
+//     --extensions <code-server extensions dir> --out <dir>
 // Prints `ok - …` / `not ok - …` per check and a final line `N passed, M failed`; exits 1 on failure.
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -11,12 +12,19 @@ import { applyFix, findingsIn, ruleIds, type Finding } from './expected';
 import { Workbench } from './workbench';
 
 const { values: args } = parseArgs({
-  options: { url: { type: 'string' }, samples: { type: 'string' }, bare: { type: 'string' }, out: { type: 'string' } },
+  options: {
+    url: { type: 'string' },
+    samples: { type: 'string' },
+    bare: { type: 'string' },
+    extensions: { type: 'string' },
+    out: { type: 'string' },
+  },
 });
 const url = required(args.url, '--url');
 const samples = required(args.samples, '--samples');
 const bare = required(args.bare, '--bare');
 const out = required(args.out, '--out');
+const extensions = required(args.extensions, '--extensions');
 
 /** The sample files, one hazard each; the last one is never opened before the workspace scan. */
 const SAMPLE_FILES = ['src/worker.ts', 'src/summarizer.ts', 'src/templates.ts', 'src/api.ts', 'src/batch.ts'];
@@ -106,9 +114,10 @@ async function main(): Promise<void> {
   for (const file of SAMPLE_FILES) expected.set(file, await findingsIn(samples, file));
   const all = [...expected.values()].flat();
   const opened = SAMPLE_FILES.filter((file) => file !== UNOPENED);
-  /** The first finding of each rule in a file opened before the scan. */
+  /** One finding of each rule in a file opened before the scan. */
   const firstOf = new Map<string, Finding>();
-  for (const finding of all) {
+  // Per rule, prefer a finding that has a suggestion, so the menu check can look for it.
+  for (const finding of [...all.filter((f) => f.suggestions.length > 0), ...all]) {
     if (finding.file !== UNOPENED && !firstOf.has(finding.rule)) firstOf.set(finding.rule, finding);
   }
 
@@ -233,7 +242,7 @@ async function run(expected: Map<string, Finding[]>, opened: string[], firstOf: 
   });
   // Rules whose only sample is the never-opened file get their hover and menu checks now.
   const onlyUnopened = new Map<string, Finding>();
-  for (const finding of unopened) {
+  for (const finding of [...unopened.filter((f) => f.suggestions.length > 0), ...unopened]) {
     if (!firstOf.has(finding.rule) && !onlyUnopened.has(finding.rule)) onlyUnopened.set(finding.rule, finding);
   }
   for (const finding of onlyUnopened.values()) await hoverAndMenu(finding);
@@ -249,6 +258,29 @@ async function run(expected: Map<string, Finding[]>, opened: string[], firstOf: 
     await writeWorkspaceSettings({ 'asyncHazards.rules': { [target.rule]: 'off' } });
     for (const finding of current) await wb.waitForNoSquiggle(finding.line);
     await shot(`rule off ${target.rule}`);
+    await writeWorkspaceSettings({});
+    for (const finding of current) await wb.waitForSquiggle(finding.line);
+  });
+
+  // 8b. A server crash is not swallowed: the user is told, and a new server takes over.
+  await check('a killed server is reported to the user and a restarted server answers settings changes', async () => {
+    assert(target !== undefined, 'no finding to check against');
+    const [pid, ...more] = await poll('one running server process', async () => {
+      const pids = await serverPids();
+      return pids.length > 0 && pids;
+    });
+    assert(more.length === 0, `several server processes: ${[pid, ...more].join(', ')}`);
+    process.kill(pid as number, 'SIGKILL');
+    await wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'Async Hazards server crashed' })
+      .first().waitFor({ timeout: 30_000 });
+    await shot('server crash reported');
+    await poll('a new server process', async () => {
+      const pids = await serverPids();
+      return pids.length === 1 && !pids.includes(pid as number);
+    }, 60_000);
+    const current = (await findingsIn(samples, target.file)).filter((f) => f.rule === target.rule);
+    await writeWorkspaceSettings({ 'asyncHazards.rules': { [target.rule]: 'off' } });
+    for (const finding of current) await wb.waitForNoSquiggle(finding.line, 60_000);
     await writeWorkspaceSettings({});
     for (const finding of current) await wb.waitForSquiggle(finding.line);
   });
@@ -295,6 +327,29 @@ async function hoverAndMenu(finding: Finding): Promise<void> {
     await shot(`quick fix menu ${rule}`);
     await wb.page.keyboard.press('Escape');
   });
+}
+
+/** Processes running the installed extension's server bundle (found by their command line). */
+async function serverPids(): Promise<number[]> {
+  const bundle = `${path.resolve(extensions)}/`;
+  const pids: number[] = [];
+  for (const entry of await fs.readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const commandLine = await fs.readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (commandLine.includes(bundle) && commandLine.includes('/dist/server.js')) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+/** Re-runs `probe` every 200 ms until it returns something truthy, for at most `timeout` ms. */
+async function poll<T>(what: string, probe: () => Promise<T | false>, timeout = 30_000): Promise<T> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await probe();
+    if (value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 async function writeWorkspaceSettings(settings: Record<string, unknown>): Promise<void> {

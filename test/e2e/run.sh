@@ -82,7 +82,7 @@ node -e "
 t1=$(now)
 set +e
 timeout 900 node --import tsx "$ROOT/test/e2e/driver.ts" \
-  --url "http://127.0.0.1:$PORT" --samples "$RUN/samples" --bare "$RUN/bare" --out "$OUT"
+  --url "http://127.0.0.1:$PORT" --samples "$RUN/samples" --bare "$RUN/bare" --extensions "$RUN/ext" --out "$OUT"
 rc=$?
 set -e
 done_at=$(now)
