@@ -18,7 +18,8 @@
  *   tsconfig/jsconfig covers the file), `on` or `off`; `rules` are severities by rule name that win
  *   over the workspace config; `onNotice` hears once-per-cause events (config failed to load, type
  *   information unavailable or being built, a rule crashed) and may be async (it is awaited before
- *   the first program build so a progress report can reach the user first).
+ *   the first program build so a progress report can reach the user first); `configFile` fixes
+ *   one ESLint config for every file instead of looking it up (the CLI's `--config`).
  * - `lintText(text, filePath, options?)`: `options` override `rules`, `typeAware`,
  *   `maxFileSizeKb` per call and take `isCancelled()` (checked before the expensive steps).
  *   Never throws. `LintResult.messages` holds our rules' findings (ruleId always
@@ -321,15 +322,13 @@ class LintCore implements AsyncHazardsLinter {
       current = { ...plan, typed: false, config: this.syntacticTwin(plan) };
       if (callOptions.isCancelled?.()) return;
       messages = this.verifyIsolatingCrashes(text, filePath, current, result);
-      {
-        this.typedFailures.add(filePath);
-        await this.notice(`typed:${result.project ?? filePath}`, {
-          kind: 'typeInfoUnavailable',
-          filePath,
-          project: result.project,
-          reason: fatal.message.replace(/^Parsing error:\s*/, ''),
-        });
-      }
+      this.typedFailures.add(filePath);
+      await this.notice(`typed:${result.project ?? filePath}`, {
+        kind: 'typeInfoUnavailable',
+        filePath,
+        project: result.project,
+        reason: fatal.message.replace(/^Parsing error:\s*/, ''),
+      });
     } else if (plan.typed && result.project && !this.builtProjects.has(result.project)) {
       this.builtProjects.add(result.project);
       await this.notice(`built:${result.project}`, { kind: 'typeInfoBuilt', project: result.project, durationMs: performance.now() - buildStarted });
