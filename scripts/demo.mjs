@@ -1,19 +1,13 @@
-// Lints samples/ with ESLint and the plugin's recommended config, and prints the findings.
-// Exits 0 whenever the run worked, whatever it found: findings are the point of the demo.
-import { ESLint } from 'eslint';
+// Lints samples/ with the async-hazards CLI and prints the findings. Exit code 1 means "findings",
+// which is the point of the demo, so it becomes 0; 2 (usage or configuration error) passes through.
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import * as path from 'node:path';
 
-const samples = fileURLToPath(new URL('../samples/', import.meta.url));
-try {
-  const eslint = new ESLint({ cwd: samples });
-  const results = await eslint.lintFiles(['.']);
-  const formatter = await eslint.loadFormatter('stylish');
-  const text = await formatter.format(results);
-  process.stdout.write(text || 'No findings.\n');
-  const count = results.reduce((n, r) => n + r.messages.length, 0);
-  process.stdout.write(`async-hazards demo: ${count} findings in ${results.length} files under ${path.relative(process.cwd(), samples) || '.'}\n`);
-} catch (error) {
-  process.stderr.write(`async-hazards demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = fileURLToPath(new URL('../server/bin/async-hazards.js', import.meta.url));
+const run = spawnSync(process.execPath, [bin, 'samples/', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+if (run.error) {
+  process.stderr.write(`demo: ${run.error.message}\n`);
   process.exit(2);
 }
+process.exit(run.status === 1 ? 0 : (run.status ?? 2));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
+import * as fs from 'node:fs/promises';
 import type { LintMessage } from '../lint';
 
 interface CacheFile {
@@ -16,14 +16,19 @@ export class ResultCache {
   private data: CacheFile;
   private dirty = false;
 
-  constructor(private readonly location: string, key: string) {
+  private constructor(private readonly location: string, key: string) {
     this.data = { key, files: {} };
+  }
+
+  static async open(location: string, key: string): Promise<ResultCache> {
+    const cache = new ResultCache(location, key);
     try {
-      const loaded = JSON.parse(fs.readFileSync(location, 'utf8')) as CacheFile;
-      if (loaded && loaded.key === key && typeof loaded.files === 'object') this.data = loaded;
+      const loaded = JSON.parse(await fs.readFile(location, 'utf8')) as CacheFile;
+      if (loaded && loaded.key === key && typeof loaded.files === 'object') cache.data = loaded;
     } catch {
       // Missing or unreadable: start empty.
     }
+    return cache;
   }
 
   get(filePath: string, text: string): LintMessage[] | undefined {
@@ -36,8 +41,8 @@ export class ResultCache {
     this.dirty = true;
   }
 
-  save(): void {
-    if (this.dirty) fs.writeFileSync(this.location, JSON.stringify(this.data));
+  async save(): Promise<void> {
+    if (this.dirty) await fs.writeFile(this.location, JSON.stringify(this.data));
   }
 }
 

@@ -1,6 +1,6 @@
-import * as fs from 'node:fs';
+import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import plugin = require('eslint-plugin-async-hazards');
+import plugin from 'eslint-plugin-async-hazards';
 import type { LintMessage, LintNotice } from '../lint';
 import { createLinter, isSupportedFile } from '../lint';
 import { listWorkspaceFiles } from '../workspaceScan';
@@ -35,6 +35,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   if (options.stdio) {
     // The same language server bundle the editor runs; it reads --stdio from argv.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the sibling bundle, resolved at run time
     require(path.join(__dirname, 'server.js'));
     return -1;
   }
@@ -49,7 +50,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 async function lint(options: CliOptions): Promise<number> {
   const cwd = process.cwd();
   const configFile = options.config ? path.resolve(cwd, options.config) : undefined;
-  if (configFile && !fs.existsSync(configFile)) throw new ConfigError(`config file not found: ${options.config}`);
+  if (configFile && !(await exists(configFile))) throw new ConfigError(`config file not found: ${options.config}`);
   const files = await collectFiles(cwd, options.paths);
 
   let configFailure: string | null = null;
@@ -91,7 +92,7 @@ async function lint(options: CliOptions): Promise<number> {
     maxFileSizeKb: Number.MAX_SAFE_INTEGER / 1024,
     onNotice,
   });
-  const cache = options.cache ? new ResultCache(path.resolve(cwd, options.cacheLocation), cacheKey(options, configFile, cwd)) : null;
+  const cache = options.cache ? await ResultCache.open(path.resolve(cwd, options.cacheLocation), await cacheKey(options, configFile, cwd)) : null;
   const progress = process.stderr.isTTY && files.length > 20 ? (done: number) => process.stderr.write(`\r${done}/${files.length} files`) : null;
 
   const reports: FileReport[] = [];
@@ -101,10 +102,10 @@ async function lint(options: CliOptions): Promise<number> {
     if (configFailure) throw new ConfigError(configFailure);
   }
   if (progress) process.stderr.write('\r\u001b[K');
-  cache?.save();
+  await cache?.save();
   linter.dispose();
 
-  const finalReports = applySuppressions(options, cwd, reports, new Set(files));
+  const finalReports = await applySuppressions(options, cwd, reports, new Set(files));
   const shown = options.quiet
     ? finalReports.map((r) => countMessages({ ...r, messages: r.messages.filter((m) => m.severity === 2 || m.fatal) }))
     : finalReports;
@@ -117,8 +118,8 @@ async function lint(options: CliOptions): Promise<number> {
   });
   if (options.outputFile) {
     const target = path.resolve(cwd, options.outputFile);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, text);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.writeFile(target, text);
   } else {
     process.stdout.write(text);
   }
@@ -142,7 +143,7 @@ async function lintFile(
 ): Promise<FileReport> {
   let text: string;
   try {
-    text = fs.readFileSync(filePath, 'utf8');
+    text = await fs.readFile(filePath, 'utf8');
   } catch (error) {
     throw new ConfigError(`cannot read ${filePath}: ${(error as Error).message}`);
   }
@@ -151,7 +152,7 @@ async function lintFile(
     const fixed = await linter.fixText(text, filePath);
     if (fixed.fixed) {
       output = fixed.output;
-      if (options.fix) fs.writeFileSync(filePath, fixed.output);
+      if (options.fix) await fs.writeFile(filePath, fixed.output);
       text = fixed.output;
     }
   }
@@ -178,9 +179,9 @@ async function collectFiles(cwd: string, inputs: readonly string[]): Promise<str
   const files = new Set<string>();
   for (const input of inputs) {
     const absolute = path.resolve(cwd, input);
-    let stat: fs.Stats;
+    let stat: Awaited<ReturnType<typeof fs.stat>>;
     try {
-      stat = fs.statSync(absolute);
+      stat = await fs.stat(absolute);
     } catch {
       throw new ConfigError(`no such file or directory: ${input}`);
     }
@@ -195,21 +196,21 @@ async function collectFiles(cwd: string, inputs: readonly string[]): Promise<str
   return [...files].sort();
 }
 
-function applySuppressions(options: CliOptions, cwd: string, reports: FileReport[], linted: ReadonlySet<string>): FileReport[] {
+async function applySuppressions(options: CliOptions, cwd: string, reports: FileReport[], linted: ReadonlySet<string>): Promise<FileReport[]> {
   const location = path.resolve(cwd, options.suppressionsLocation);
   let current: suppressions.Suppressions;
   try {
-    current = suppressions.loadSuppressions(location);
+    current = await suppressions.loadSuppressions(location);
   } catch (error) {
     throw new ConfigError(`cannot read suppressions: ${firstLine((error as Error).message)}`);
   }
   if (options.suppressAll || options.suppressRules.length > 0) {
     current = suppressions.record(location, reports, options.suppressAll ? {} : current, options.suppressAll ? [] : options.suppressRules);
-    if (!options.suppressAll) current = mergeKeep(current, suppressions.loadSuppressions(location));
-    suppressions.saveSuppressions(location, current);
+    if (!options.suppressAll) current = mergeKeep(current, await suppressions.loadSuppressions(location));
+    await suppressions.saveSuppressions(location, current);
   } else if (options.pruneSuppressions) {
-    current = suppressions.prune(location, reports, current, linted);
-    suppressions.saveSuppressions(location, current);
+    current = await suppressions.prune(location, reports, current, linted);
+    await suppressions.saveSuppressions(location, current);
   }
   return suppressions.apply(location, reports, current);
 }
@@ -221,12 +222,12 @@ function mergeKeep(recorded: suppressions.Suppressions, previous: suppressions.S
   return merged;
 }
 
-function cacheKey(options: CliOptions, configFile: string | undefined, cwd: string): string {
+async function cacheKey(options: CliOptions, configFile: string | undefined, cwd: string): Promise<string> {
   let configText = '';
   const candidates = configFile ? [configFile] : ['eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts'].map((n) => path.join(cwd, n));
   for (const candidate of candidates) {
     try {
-      configText += fs.readFileSync(candidate, 'utf8');
+      configText += await fs.readFile(candidate, 'utf8');
     } catch {
       // Not there.
     }
@@ -237,6 +238,15 @@ function cacheKey(options: CliOptions, configFile: string | undefined, cwd: stri
 function ruleMeta(ruleId: string): { docs?: { url?: string; description?: string } } | undefined {
   const name = ruleId.slice(ruleId.indexOf('/') + 1);
   return (plugin.rules as Record<string, { meta?: { docs?: { url?: string; description?: string } } }>)[name]?.meta;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.access(file);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function firstLine(text: string): string {

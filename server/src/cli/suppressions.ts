@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { FileReport } from './report';
 import { countMessages } from './report';
@@ -6,22 +6,27 @@ import { countMessages } from './report';
 /** `{ "<path relative to the file's folder>": { "<rule id>": { "count": n } } }`, ESLint's bulk-suppression shape. */
 export type Suppressions = Record<string, Record<string, { count: number }>>;
 
-export function loadSuppressions(location: string): Suppressions {
-  if (!fs.existsSync(location)) return {};
-  const parsed: unknown = JSON.parse(fs.readFileSync(location, 'utf8'));
+export async function loadSuppressions(location: string): Promise<Suppressions> {
+  let text: string;
+  try {
+    text = await fs.readFile(location, 'utf8');
+  } catch {
+    return {};
+  }
+  const parsed: unknown = JSON.parse(text);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error(`${location} is not a suppressions file (expected an object keyed by file)`);
   }
   return parsed as Suppressions;
 }
 
-export function saveSuppressions(location: string, suppressions: Suppressions): void {
+export async function saveSuppressions(location: string, suppressions: Suppressions): Promise<void> {
   const sorted: Suppressions = {};
   for (const file of Object.keys(suppressions).sort()) {
     const rules = suppressions[file] as Record<string, { count: number }>;
     if (Object.keys(rules).length > 0) sorted[file] = rules;
   }
-  fs.writeFileSync(location, `${JSON.stringify(sorted, null, 2)}\n`);
+  await fs.writeFile(location, `${JSON.stringify(sorted, null, 2)}\n`);
 }
 
 function key(location: string, filePath: string): string {
@@ -70,13 +75,13 @@ export function apply(location: string, reports: readonly FileReport[], suppress
 }
 
 /** Drops entries whose file or rule no longer has errors, and lowers counts to what is there now. */
-export function prune(location: string, reports: readonly FileReport[], suppressions: Suppressions, linted: ReadonlySet<string>): Suppressions {
+export async function prune(location: string, reports: readonly FileReport[], suppressions: Suppressions, linted: ReadonlySet<string>): Promise<Suppressions> {
   const current = record(location, reports, {}, []);
   const next: Suppressions = {};
   for (const [file, rules] of Object.entries(suppressions)) {
     const absolute = path.resolve(path.dirname(path.resolve(location)), file);
     if (!linted.has(absolute)) {
-      if (fs.existsSync(absolute)) next[file] = rules;
+      if (await fs.access(absolute).then(() => true, () => false)) next[file] = rules;
       continue;
     }
     for (const [rule, { count }] of Object.entries(rules)) {
