@@ -154,13 +154,22 @@ export class LspHarness {
   }
 
   /** Resolves with the first recorded notification (past or future) matching; rejects after `timeoutMs`. */
-  async waitForNotification<P>(method: string, predicate: (params: P) => boolean = () => true, timeoutMs = DEFAULT_TIMEOUT_MS, from = 0): Promise<P> {
+  waitForNotification<P>(method: string, predicate: (params: P) => boolean = () => true, timeoutMs = DEFAULT_TIMEOUT_MS, from = 0): Promise<P> {
+    return this.waitFor(this.notifications, method, predicate, timeoutMs, from);
+  }
+
+  /** Same for requests the server sent to the client (answered already). */
+  waitForServerRequest<P>(method: string, predicate: (params: P) => boolean = () => true, timeoutMs = DEFAULT_TIMEOUT_MS, from = 0): Promise<P> {
+    return this.waitFor(this.serverRequests, method, predicate, timeoutMs, from);
+  }
+
+  private async waitFor<P>(list: Notification[], method: string, predicate: (params: P) => boolean, timeoutMs: number, from: number): Promise<P> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const hit = this.notifications.slice(from).find((n) => n.method === method && predicate(n.params as P));
+      const hit = list.slice(from).find((n) => n.method === method && predicate(n.params as P));
       if (hit) return hit.params as P;
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new Error(`no ${method} notification in ${timeoutMs} ms`);
+      if (remaining <= 0) throw new Error(`no ${method} in ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, remaining);
         this.waiters.add(() => {
