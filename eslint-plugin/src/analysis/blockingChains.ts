@@ -4,11 +4,11 @@ import * as path from 'node:path';
 import type * as TS from 'typescript';
 import type { FunctionNode } from './ast';
 import type { BlockingOptions, WaitLoop } from './blockingApis';
-import type { FunctionInfo } from './callGraph';
 import type { ModuleRef } from './imports';
-import { isFunctionNode, walk } from './ast';
+import { isFunctionNode, skipTransparent, walk } from './ast';
 import { isSynchronouslyInvoked } from './asyncContext';
 import { busyWait, catalogueEntry, matchBlockingCall, mentionsClock } from './blockingApis';
+import { functionName, resolveCalleeFunction } from './callGraph';
 import { normalizeModule } from './imports';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -31,16 +31,23 @@ export interface BlockingChain {
 
 export interface ChainAnalysis {
   /** Why calling this same-file synchronous function blocks, or null when it does not. */
-  helperChain(fn: FunctionInfo): BlockingChain | null;
+  helperChain(fn: FunctionNode): BlockingChain | null;
   /** With type information: why a call into another file's (or an unresolved) synchronous function blocks. */
   typedChain(call: TSESTree.CallExpression): BlockingChain | null;
 }
 
 const MAX_DEPTH = 8;
 
+/** What runs when a function is called: its calls and loops, including synchronous callbacks, not nested functions. */
+interface FunctionBody {
+  calls: TSESTree.CallExpression[];
+  loops: WaitLoop[];
+}
+
 /**
- * Follows synchronous helpers to the blocking calls they make. Built once per linted file and
- * memoised per function, so each helper is summarised once however many async callers it has.
+ * Follows synchronous helpers to the blocking calls they make. Created once per linted file;
+ * each helper's body is scanned once, when an async caller first asks about it, and its answer
+ * is memoised — no whole-file call graph is built.
  */
 export function createChainAnalysis(
   sourceCode: Services,
@@ -51,22 +58,21 @@ export function createChainAnalysis(
   const program = services?.program ?? null;
   const typed = program && services?.esTreeNodeToTSNodeMap ? createTypedChains(program, options) : null;
 
-  /** Loops that run as part of `fn`: its body and the synchronous callbacks in it, not nested functions. */
-  const loopsOf = (fn: FunctionNode): readonly WaitLoop[] => {
-    if (!mentionsClock(sourceCode)) return [];
-    const loops: WaitLoop[] = [];
+  const bodyOf = (fn: FunctionNode): FunctionBody => {
+    const body: FunctionBody = { calls: [], loops: [] };
     walk(fn.body, sourceCode.visitorKeys, (node) => {
-      if (isFunctionNode(node) && node !== fn && (node.async || !isSynchronouslyInvoked(node))) return false;
-      if (
+      if (isFunctionNode(node) && (node.async || !isSynchronouslyInvoked(node))) return false;
+      if (node.type === AST_NODE_TYPES.CallExpression) body.calls.push(node);
+      else if (
         node.type === AST_NODE_TYPES.WhileStatement ||
         node.type === AST_NODE_TYPES.DoWhileStatement ||
         node.type === AST_NODE_TYPES.ForStatement
       ) {
-        loops.push(node);
+        body.loops.push(node);
       }
       return true;
     });
-    return loops;
+    return body;
   };
 
   const typedChain = (call: TSESTree.CallExpression): BlockingChain | null => {
@@ -76,33 +82,36 @@ export function createChainAnalysis(
     return typed.callChain(tsCall, tsCall.getSourceFile().fileName, 0);
   };
 
-  const summarize = (info: FunctionInfo, depth: number): BlockingChain | null => {
-    if (memo.has(info.node)) return memo.get(info.node) ?? null;
+  const summarize = (fn: FunctionNode, depth: number): BlockingChain | null => {
+    if (memo.has(fn)) return memo.get(fn) ?? null;
     // Set before recursing: a recursive helper is summarised by its other calls.
-    memo.set(info.node, null);
-    const result = depth > MAX_DEPTH ? null : findInFunction(info, depth);
-    memo.set(info.node, result);
+    memo.set(fn, null);
+    const result = depth > MAX_DEPTH ? null : findInFunction(fn, depth);
+    memo.set(fn, result);
     return result;
   };
 
-  const findInFunction = (info: FunctionInfo, depth: number): BlockingChain | null => {
-    for (const site of info.calls) {
-      const direct = matchBlockingCall(sourceCode, site.call, options);
-      if (direct) return { links: [localLink(`calls \`${direct.api.name}\``, site.call)] };
+  const findInFunction = (fn: FunctionNode, depth: number): BlockingChain | null => {
+    const body = bodyOf(fn);
+    for (const call of body.calls) {
+      const direct = matchBlockingCall(sourceCode, call, options);
+      if (direct) return { links: [localLink(`calls \`${direct.api.name}\``, call)] };
     }
-    for (const loop of loopsOf(info.node)) {
-      const wait = busyWait(sourceCode, loop);
-      if (wait) return { links: [localLink(`busy-waits on \`${wait.clockName}\``, loop)] };
+    if (mentionsClock(sourceCode)) {
+      for (const loop of body.loops) {
+        const wait = busyWait(sourceCode, loop);
+        if (wait) return { links: [localLink(`busy-waits on \`${wait.clockName}\``, loop)] };
+      }
     }
-    for (const site of info.calls) {
-      const target = site.target;
-      let inner: BlockingChain | null = null;
+    for (const call of body.calls) {
+      const target = resolveCalleeFunction(sourceCode, call.callee);
       if (target) {
-        if (!isPlainSync(target) || target.node === site.call.callee) continue;
-        inner = summarize(target, depth + 1);
-        if (inner) return { links: [localLink(`calls \`${target.name ?? 'an anonymous function'}()\``, site.call), ...inner.links] };
+        // An immediately invoked function's body was scanned as part of this one.
+        if (!isPlainSync(target) || target === skipTransparent(call.callee)) continue;
+        const inner = summarize(target, depth + 1);
+        if (inner) return { links: [localLink(`calls \`${functionName(target) ?? 'an anonymous function'}()\``, call), ...inner.links] };
       } else {
-        inner = typedChain(site.call);
+        const inner = typedChain(call);
         if (inner) return inner;
       }
     }
@@ -120,8 +129,8 @@ export function createChainAnalysis(
  * async functions hand the loop back at their first await (their blocking calls are reported
  * inside them).
  */
-export function isPlainSync(info: FunctionInfo): boolean {
-  return !info.isAsync && !info.isGenerator;
+export function isPlainSync(fn: FunctionNode): boolean {
+  return !fn.async && !fn.generator;
 }
 
 function localLink(text: string, node: TSESTree.Node): ChainLink {

@@ -102,6 +102,14 @@ export function runningFunction(node: TSESTree.Node): FunctionNode | null {
   return null;
 }
 
+/**
+ * The same-file function a callee expression denotes, resolved on its own, without building the
+ * graph: for rules that only ever ask about a few calls.
+ */
+export function resolveCalleeFunction(sourceCode: Services, callee: TSESTree.Node): FunctionNode | null {
+  return calleeFunction(sourceCode, callee, 0);
+}
+
 function calleeFunction(sourceCode: Services, callee: TSESTree.Node, depth: number): FunctionNode | null {
   if (depth > 8) return null;
   const expr = skipTransparent(callee);

@@ -12,13 +12,13 @@ import {
   describeChain,
   functionName,
   getAsyncContext,
-  getCallGraph,
   importedModules,
   isPlainSync,
   matchBlockingCall,
   mayBeBlockingName,
   mentionsClock,
   normalizeModule,
+  resolveCalleeFunction,
   skipTransparent,
 } from '../analysis';
 import { createRule } from '../util/createRule';
@@ -143,14 +143,14 @@ export default createRule<Options, MessageId>({
     }
 
     function checkHelperCall(call: TSESTree.CallExpression, ctx: AsyncContext): void {
-      const target = getCallGraph(sourceCode).resolveCall(call);
+      const target = resolveCalleeFunction(sourceCode, call.callee);
       let chain: BlockingChain | null = null;
       let callee: string | null = null;
       if (target) {
         // An immediately invoked function is part of the async code itself; its calls are checked directly.
-        if (target.node === skipTransparent(call.callee) || !isPlainSync(target)) return;
+        if (target === skipTransparent(call.callee) || !isPlainSync(target)) return;
         chain = chainAnalysis().helperChain(target);
-        callee = target.name ?? 'function';
+        callee = functionName(target) ?? 'function';
       } else if (typed) {
         chain = chainAnalysis().typedChain(call);
         callee = chain ? calleeText(call) : null;

@@ -192,7 +192,7 @@ describe('createChainAnalysis', () => {
     const graph = getCallGraph(parsed.sourceCode);
     const fn = graph.functions.find((f) => f.name === name);
     assert.ok(fn, `no function ${name}`);
-    const chain = createChainAnalysis(parsed.sourceCode, DEFAULT_BLOCKING_OPTIONS, null).helperChain(fn);
+    const chain = createChainAnalysis(parsed.sourceCode, DEFAULT_BLOCKING_OPTIONS, null).helperChain(fn.node);
     return chain ? describeChain(chain) : null;
   }
 
@@ -242,6 +242,6 @@ describe('createChainAnalysis', () => {
     const fn = getCallGraph(parsed.sourceCode).functions.find((f) => f.name === 'read');
     assert.ok(fn);
     const analysis = createChainAnalysis(parsed.sourceCode, DEFAULT_BLOCKING_OPTIONS, null);
-    assert.equal(analysis.helperChain(fn), analysis.helperChain(fn));
+    assert.equal(analysis.helperChain(fn.node), analysis.helperChain(fn.node));
   });
 });
