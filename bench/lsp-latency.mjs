@@ -1,6 +1,6 @@
 // Latency and memory of the built language server (server/dist/server.js) over stdio, against the
 // floor every ESLint-based server pays: Linter.verify with the parser and one trivial core rule.
-//   node bench/lsp-latency.mjs [--edits 200] [--rss-edits 1000] [--no-typed]
+//   node bench/lsp-latency.mjs [--edits 200] [--rss-edits 1000] [--no-typed] [--typed-only] [--sizes 1k,5k]
 // Prints p50/p95/p99 per file and mode, the ratio to the floor measured in the same run (floor and
 // server requests are interleaved so machine load hits both), time to first diagnostics, and RSS.
 import { spawn } from 'node:child_process';
@@ -25,6 +25,8 @@ const flag = (name, fallback) => {
 const EDITS = flag('--edits', 200);
 const RSS_EDITS = flag('--rss-edits', 1000);
 const TYPED = !args.includes('--no-typed');
+const SYNTACTIC = !args.includes('--typed-only');
+const SIZES = args.includes('--sizes') ? args[args.indexOf('--sizes') + 1].split(',') : ['1k', '5k'];
 
 /** A service-like module: imports, types, classes, async functions, some hazards for the rules to find. */
 function realisticFile(lines) {
@@ -200,10 +202,20 @@ async function main() {
   await fs.promises.writeFile(path.join(corpus, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', strict: true, noEmit: true, types: [] }, include: ['src'] }));
   process.stdout.write(`async-hazards language server latency: ${EDITS} edits per file, node ${process.version}\n`);
 
-  // Syntactic mode.
+  if (SYNTACTIC) await syntacticRuns(files, texts);
+  if (TYPED) {
+    const typed = await startServer(corpus, { typeAware: 'auto' });
+    for (const key of SIZES) report(`type-aware ${key} lines`, await measure(typed, files[key], texts[key], EDITS, 20));
+    typed.connection.dispose();
+    typed.child.kill();
+  }
+  process.stdout.write('goals: syntactic p50 ≤ 1.3× and p99 ≤ 3× the floor; type-aware p50 ≤ 3× after warm-up; RSS growth ≤ 10 %\n');
+}
+
+async function syntacticRuns(files, texts) {
   const syntactic = await startServer(corpus, { typeAware: 'off' });
   const ttfd = performance.now();
-  for (const key of ['1k', '5k']) {
+  for (const key of SIZES) {
     const r = await measure(syntactic, files[key], texts[key], EDITS, 10);
     if (key === '1k') process.stdout.write(`time to first diagnostics after start: ${ms(ttfd - syntactic.started + r.first)}\n`);
     report(`syntactic ${key} lines`, r);
@@ -228,14 +240,6 @@ async function main() {
   process.stdout.write(`RSS before ${(before / 1024).toFixed(1)} MB, after ${RSS_EDITS} edits ${(afterRss / 1024).toFixed(1)} MB: ${(((afterRss - before) / before) * 100).toFixed(1)} % growth\n`);
   syntactic.connection.dispose();
   syntactic.child.kill();
-
-  if (TYPED) {
-    const typed = await startServer(corpus, { typeAware: 'auto' });
-    for (const key of ['1k', '5k']) report(`type-aware ${key} lines`, await measure(typed, files[key], texts[key], EDITS, 20));
-    typed.connection.dispose();
-    typed.child.kill();
-  }
-  process.stdout.write('goals: syntactic p50 ≤ 1.3× and p99 ≤ 3× the floor; type-aware p50 ≤ 3× after warm-up; RSS growth ≤ 10 %\n');
 }
 
 main().catch((error) => {
