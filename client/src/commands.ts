@@ -35,11 +35,11 @@ async function openRuleDoc(context: vscode.ExtensionContext, ruleId: string | un
     void vscode.window.showWarningMessage(`Async Hazards has no documentation page for "${id}".`);
     return;
   }
-  // The preview renders the page offline; without the Markdown extension, show the source.
-  const commands = await vscode.commands.getCommands(true);
-  if (commands.includes('markdown.showPreview')) {
+  // The built-in Markdown preview renders the page offline (running the command activates it);
+  // where that extension is disabled, show the source.
+  try {
     await vscode.commands.executeCommand('markdown.showPreview', page);
-  } else {
+  } catch {
     await vscode.window.showTextDocument(page, { preview: true });
   }
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { applyFix, findingsIn, ruleIds, type Finding } from './expected';
-import { Workbench } from './workbench';
+import { TIMEOUT, Workbench } from './workbench';
 
 const { values: args } = parseArgs({
   options: {
@@ -283,6 +283,15 @@ async function run(expected: Map<string, Finding[]>, opened: string[], firstOf: 
     for (const finding of current) await wb.waitForNoSquiggle(finding.line, 60_000);
     await writeWorkspaceSettings({});
     for (const finding of current) await wb.waitForSquiggle(finding.line);
+  });
+
+  // 8c. The client's docs command opens the page bundled in the extension (the browser is offline).
+  await check('"Async Hazards: Open Rule Documentation" opens the bundled page of the chosen rule in the preview', async () => {
+    const rule = target?.rule ?? 'no-orphaned-promise';
+    await wb.runCommand('Async Hazards: Open Rule Documentation');
+    await wb.pick('documentation of an Async Hazards rule', rule);
+    await wb.page.locator('.tab.active', { hasText: `Preview ${rule}.md` }).waitFor({ timeout: TIMEOUT });
+    await shot(`rule docs ${rule}`);
   });
 
   // 9. A folder with nothing in it but code: no config, no tsconfig, no node_modules.

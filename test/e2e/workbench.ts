@@ -89,6 +89,15 @@ export class Workbench {
     await this.page.keyboard.press('Enter');
   }
 
+  /** Chooses `item` in the quick pick a command opened (`placeholder` identifies that pick). */
+  async pick(placeholder: string, item: string): Promise<void> {
+    const input = this.page.locator(`.quick-input-widget input[placeholder*="${placeholder}"]`);
+    await input.waitFor({ timeout: TIMEOUT });
+    await input.fill(item);
+    await this.quickInput().locator('.monaco-list-row.focused', { hasText: item }).waitFor({ timeout: TIMEOUT });
+    await this.page.keyboard.press('Enter');
+  }
+
   activeEditor(): Locator {
     return this.page.locator('.part.editor .editor-group-container.active .editor-instance .monaco-editor').first();
   }
