@@ -14,6 +14,7 @@ export default tseslint.config(
       'bench/.corpus/**',
       '.e2e-vscode/**',
       'client/out/**',
+      'test-results/**',
     ],
   },
   ...tseslint.configs.recommended,
