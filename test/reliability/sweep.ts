@@ -1,0 +1,85 @@
+// `npm run test:corpus`: the full real-code sweep over every .js .jsx .mjs .cjs .ts .tsx .mts .cts
+// file under the workspace's node_modules. Every file is linted without types; files of packages
+// that ship a tsconfig.json are linted again with a program built from that package's files.
+// The work is split by package across worker processes (one per core, at most 4) and the parent
+// adds up their counts. Exits 1 on any rule crash or any fix/suggestion that does not re-parse.
+//   node --import tsx test/reliability/sweep.ts [--workers N] [--limit N]
+import { spawn } from 'node:child_process';
+import * as os from 'node:os';
+import { parseArgs } from 'node:util';
+import type { SweepStats } from './corpus';
+import { emptyStats, formatStats, hasTsconfig, listCorpus, packageOf, packageProgram, sweepFile } from './corpus';
+
+const { values } = parseArgs({
+  options: {
+    workers: { type: 'string', default: String(Math.min(4, os.availableParallelism())) },
+    shard: { type: 'string' },
+    limit: { type: 'string' },
+  },
+});
+
+/** Files grouped by package, packages in a fixed order; shard i takes every n-th package. */
+function shardFiles(shard: number, shards: number): Map<string, string[]> {
+  let files = listCorpus();
+  if (values.limit) files = files.slice(0, Number(values.limit));
+  const byPackage = new Map<string, string[]>();
+  for (const file of files) {
+    const pkg = packageOf(file);
+    byPackage.set(pkg, [...(byPackage.get(pkg) ?? []), file]);
+  }
+  return new Map([...byPackage].filter((_, index) => index % shards === shard));
+}
+
+function runShard(shard: number, shards: number): SweepStats {
+  const stats = emptyStats();
+  for (const [pkg, files] of shardFiles(shard, shards)) {
+    const program = hasTsconfig(pkg) ? packageProgram(pkg, files) : undefined;
+    for (const file of files) sweepFile(stats, file, program);
+  }
+  return stats;
+}
+
+function merge(into: SweepStats, from: SweepStats): void {
+  into.files += from.files;
+  into.lines += from.lines;
+  into.typedFiles += from.typedFiles;
+  into.parseErrors += from.parseErrors;
+  for (const key of ['findings', 'typedFindings', 'fixesApplied'] as const) {
+    for (const [name, count] of Object.entries(from[key])) into[key][name] = (into[key][name] ?? 0) + count;
+  }
+  into.fixFailures.push(...from.fixFailures);
+  into.crashes.push(...from.crashes);
+}
+
+function runWorker(shard: number, shards: number): Promise<SweepStats> {
+  return new Promise((resolve, reject) => {
+    const args = ['--import', 'tsx', __filename, '--shard', `${shard}/${shards}`, ...(values.limit ? ['--limit', values.limit] : [])];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`sweep shard ${shard} exited with ${code}`));
+      else resolve(JSON.parse(out) as SweepStats);
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  if (values.shard) {
+    const [shard, shards] = values.shard.split('/').map(Number);
+    process.stdout.write(JSON.stringify(runShard(shard!, shards!)));
+    return;
+  }
+  const started = Date.now();
+  const shards = Math.max(1, Number(values.workers));
+  const results = await Promise.all(Array.from({ length: shards }, (_, shard) => runWorker(shard, shards)));
+  const total = emptyStats();
+  for (const result of results) merge(total, result);
+  process.stdout.write(`${formatStats(total, (Date.now() - started) / 1000)}\n`);
+  process.exitCode = total.crashes.length > 0 || total.fixFailures.length > 0 ? 1 : 0;
+}
+
+void main();
