@@ -179,7 +179,13 @@ async function run(expected: Map<string, Finding[]>, opened: string[], firstOf: 
     await item.click();
     await wb.save();
     const after = await fs.readFile(path.join(samples, fixable.file), 'utf8');
-    assert(after === applyFix(before, suggestion.fix), `file text after the fix differs from ESLint's suggestion output`);
+    const wanted = applyFix(before, suggestion.fix);
+    if (after !== wanted) {
+      await fs.writeFile(path.join(out, 'fix-expected.txt'), wanted);
+      await fs.writeFile(path.join(out, 'fix-actual.txt'), after);
+      const line = after.split('\n').findIndex((text, index) => text !== wanted.split('\n')[index]) + 1;
+      throw new Error(`file text after the fix differs from ESLint's suggestion output from line ${line} (fix-expected.txt, fix-actual.txt)`);
+    }
     const remaining = await findingsIn(samples, fixable.file);
     if (!remaining.some((f) => f.line === fixable.line && f.rule === fixable.rule)) await wb.waitForNoSquiggle(fixable.line);
     await shot(`after fix ${fixable.rule}`);

@@ -4,7 +4,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ESLint, type Linter, type Rule } from 'eslint';
-import plugin from '../../eslint-plugin/src/index';
+// The built plugin: the same build `npm run package` bundled into the extension.
+import plugin from 'eslint-plugin-async-hazards';
 
 export const PLUGIN_PREFIX = 'async-hazards/';
 
