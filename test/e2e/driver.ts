@@ -297,6 +297,9 @@ async function run(expected: Map<string, Finding[]>, opened: string[], firstOf: 
     await wb.runCommand('Async Hazards: Open Rule Documentation');
     await wb.pick('documentation of an Async Hazards rule', rule);
     await wb.page.locator('.tab.active', { hasText: `Preview ${rule}.md` }).waitFor({ timeout: TIMEOUT });
+    // The preview is a webview: its page sits two frames down.
+    await wb.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame')
+      .locator('h1', { hasText: rule }).first().waitFor({ timeout: TIMEOUT });
     await shot(`rule docs ${rule}`);
   });
 
