@@ -99,6 +99,9 @@ export default createRule<Options, MessageId>({
     const needsHandling = (node: TSESTree.Node): PromiseOrigin | null => {
       const origin = promiseOrigin(sourceCode, node, types);
       if (!origin || (origin.kind === 'chain' && origin.handlesRejection)) return null;
+      // A same-file async function whose whole body is `try/catch` cannot reject: the same guard clears a listener.
+      if (origin.kind === 'local' && origin.declaredAsync && isFunctionNode(origin.declaration) &&
+        isRejectionGuarded(origin.declaration)) return null;
       const expr = skipTransparent(node);
       if (expr.type === AST_NODE_TYPES.CallExpression && matchesAllowList(sourceCode, expr, allowedCalls)) return null;
       return origin;
@@ -123,7 +126,7 @@ export default createRule<Options, MessageId>({
     };
 
     const checkStatement = (statement: TSESTree.ExpressionStatement): void => {
-      if (statement.directive !== undefined) return;
+      if (typeof statement.directive === 'string') return; // oxlint sets `directive: null` on plain statements
       for (const node of droppedExpressions(statement.expression, allowVoid)) {
         const expr = skipTransparent(node);
         const origin = needsHandling(node);

@@ -179,6 +179,17 @@ const bus = new Bus();
 bus.on('ticket', async () => { await fetch('https://example.com'); });`,
     options: [{ allowedCallbacks: [{ module: '@acme/bus', method: 'on' }] }],
   },
+
+  // --- self-guarded callees (esbuild's request handler, worker message handlers) ---
+  // The whole body is one `try/catch`: the promise cannot reject, so dropping it loses nothing the
+  // rule warns about; the same guard already clears an async listener.
+  `const handleRequest = async (id: number) => {
+  try { await fetch(String(id)); } catch (error) { console.error(error); }
+};
+function onPacket(id: number) { handleRequest(id); }`,
+  `function onMessage(msg: string) {
+  (async () => { try { await fetch(msg); } catch (error) { console.error(error); } })();
+}`,
 ];
 
 const invalid: InvalidTestCase<MessageId, Options>[] = [
@@ -687,6 +698,19 @@ setImmediate(async () => { await fetch('a'); });`,
     // A statement after the try can still throw.
     code: `process.on('message', async () => { try { await fetch('a'); } catch { return; } await fetch('b'); });`,
     errors: [{ messageId: 'asyncCallbackIgnored', line: 1, column: 23 }],
+  },
+  {
+    // A dropped callee guarded only by try/finally still rejects.
+    code: `const handle = async () => { try { await fetch('a'); } finally { console.log('x'); } };
+function onPacket() { handle(); }`,
+    errors: [{
+      messageId: 'orphanedPromise', line: 2, column: 23,
+      suggestions: [{
+        messageId: 'addVoid',
+        output: `const handle = async () => { try { await fetch('a'); } finally { console.log('x'); } };
+function onPacket() { void handle(); }`,
+      }],
+    }],
   },
   {
     // Same shape as Hono's route, but not from Hono: an emitter's `on`.
