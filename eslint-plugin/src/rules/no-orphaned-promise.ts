@@ -39,6 +39,8 @@ export const DEFAULT_ALLOWED_CALLBACKS: readonly CallPattern[] = [
 const LISTENER_METHODS: ReadonlySet<string> = new Set([
   'on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'addEventListener',
 ]);
+/** Emitter classes named for awaiting their listeners: `emit` returns a promise that carries their rejections. */
+const AWAITING_EMITTER = /^(?:Emittery|\w*(?:Async|Promise)\w*Emitter)$/;
 const COLLECTORS: ReadonlySet<string> = new Set(['push', 'unshift', 'splice']);
 const TIMERS: ReadonlySet<string> = new Set(['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask']);
 
@@ -206,6 +208,7 @@ export default createRule<Options, MessageId>({
       method: string | null,
     ): { name: string; callbackIndex: number } | null => {
       if (method !== null && LISTENER_METHODS.has(method)) {
+        if (callee.type === AST_NODE_TYPES.MemberExpression && isAwaitingEmitter(callee.object)) return null;
         const text = sourceCode.getText(callee);
         return { name: text.length <= 40 && !text.includes('\n') ? text : `.${method}()`, callbackIndex: 1 };
       }
@@ -221,6 +224,17 @@ export default createRule<Options, MessageId>({
         return isTimer ? { name: callee.name, callbackIndex: 0 } : null;
       }
       return null;
+    };
+
+    /** `const events = new PromiseEventEmitter()`: an emitter whose `emit` awaits its listeners (Emittery's shape). */
+    const isAwaitingEmitter = (receiver: TSESTree.Node): boolean => {
+      const object = skipTransparent(receiver);
+      if (object.type !== AST_NODE_TYPES.Identifier) return false;
+      const def = findVariable(sourceCode, object)?.defs[0];
+      const init = def?.type === 'Variable' && def.node.init ? skipTransparent(def.node.init) : null;
+      if (init?.type !== AST_NODE_TYPES.NewExpression) return false;
+      const ctor = skipTransparent(init.callee);
+      return ctor.type === AST_NODE_TYPES.Identifier && AWAITING_EMITTER.test(ctor.name);
     };
 
     const isGlobal = (id: TSESTree.Identifier): boolean => {

@@ -190,6 +190,14 @@ function onPacket(id: number) { handleRequest(id); }`,
   `function onMessage(msg: string) {
   (async () => { try { await fetch(msg); } catch (error) { console.error(error); } })();
 }`,
+  // An emitter named for awaiting its listeners (secretlint's PromiseEventEmitter, Emittery):
+  // `emit` returns their promises, so the rejection reaches whoever awaits `emit`.
+  `import { PromiseEventEmitter } from './events';
+const events = new PromiseEventEmitter();
+events.on('lint', async () => { await fetch('https://example.com'); });`,
+  `import Emittery from 'emittery';
+const emitter = new Emittery();
+emitter.on('saved', async () => { await fetch('https://example.com'); });`,
 ];
 
 const invalid: InvalidTestCase<MessageId, Options>[] = [
@@ -698,6 +706,13 @@ setImmediate(async () => { await fetch('a'); });`,
     // A statement after the try can still throw.
     code: `process.on('message', async () => { try { await fetch('a'); } catch { return; } await fetch('b'); });`,
     errors: [{ messageId: 'asyncCallbackIgnored', line: 1, column: 23 }],
+  },
+  {
+    // A plain emitter (its name says nothing about awaiting) still drops the promise.
+    code: `import { EventEmitter } from 'node:events';
+const events = new EventEmitter();
+events.on('lint', async () => { await fetch('a'); });`,
+    errors: [{ messageId: 'asyncCallbackIgnored', line: 3, column: 19 }],
   },
   {
     // A dropped callee guarded only by try/finally still rejects.
