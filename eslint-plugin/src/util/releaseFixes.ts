@@ -200,7 +200,11 @@ function usesFunctionContext(sourceCode: SourceCode, node: TSESTree.Node): boole
 
 /** Start of the first token or comment after `node`. */
 function leadingStart(sourceCode: SourceCode, node: TSESTree.Node): number {
-  const after = sourceCode.getTokenAfter(node, { includeComments: true });
+  let after = sourceCode.getTokenAfter(node, { includeComments: true });
+  // A comment trailing the acquire on its own line stays there: `acquire(); // why` then `try {`.
+  while (after && (after.type === 'Line' || after.type === 'Block') && after.loc.start.line === node.loc.end.line) {
+    after = sourceCode.getTokenAfter(after, { includeComments: true });
+  }
   return after ? after.range[0] : node.range[1];
 }
 

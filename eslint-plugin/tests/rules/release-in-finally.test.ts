@@ -700,6 +700,51 @@ async function rebuild(store) {
   ],
   invalid: [
   {
+    // a comment trailing the acquire stays on its line; the try starts on the next one
+    code: `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+async function handle(job) {
+  const release = await mutex.acquire(); // one job at a time
+  await process(job);
+  release();
+}
+`,
+    output: `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+async function handle(job) {
+  const release = await mutex.acquire(); // one job at a time
+  try {
+    await process(job);
+  } finally {
+    release();
+  }
+}
+`,
+    errors: [
+      {
+        messageId: 'notInFinally',
+        line: 5,
+        column: 25,
+        suggestions: [
+          {
+            messageId: 'useRunExclusive',
+            output: `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+async function handle(job) {
+  await mutex.runExclusive(async () => {
+    await process(job);
+  });
+}
+`,
+          },
+        ],
+      },
+    ],
+  },
+  {
     // async-mutex: released after the work; the one autofix shape
     code: `
 import { Mutex } from 'async-mutex';
