@@ -667,6 +667,7 @@ function mappedFanOut(ctx: CollectionContext, call: TSESTree.CallExpression, max
   const size = collectionSize(ctx, method === 'from' ? call : collection);
   if (size.kind === 'bounded' && size.count <= maxElements) return null;
   if (mapperWork(ctx, mapper) !== 'async') return null;
+  if (isHandlerList(collection) || (callsItem(ctx.sourceCode, mapper) && !isMappedLocal(ctx.sourceCode, collection))) return null;
   return { shape: 'map', mapCall: call, collection, work: mapper, size, origin: null, loop: null, count: 0 };
 }
 
@@ -702,9 +703,70 @@ function pushFanOut(ctx: CollectionContext, variable: TSESLint.Scope.Variable, m
       ? (describeFanOut(ctx, value, maxElements, 3) ? 'async' : 'sync')
       : expressionWork(ctx, value);
     if (work !== 'async') continue;
+    if ((around.collection && isHandlerList(around.collection)) || callsLoopItem(ctx.sourceCode, value, around.loop)) continue;
     return { shape: 'push', mapCall: null, collection: around.collection, work: value, size: around.size, origin: call, loop: around.loop, count: 0 };
   }
   return null;
+}
+
+/**
+ * Lists of registered code (hooks, plugins, providers, listeners) are as long as the program made
+ * them, not as long as its input: one call per entry is not a fan-out over data.
+ */
+const HANDLER_LIST = /(?:callbacks|listeners|handlers|hooks|plugins|providers|subscribers|middlewares?|interceptors|reporters)$/i;
+
+function isHandlerList(collection: TSESTree.Node): boolean {
+  let expr = skipTransparent(collection);
+  // `emitter.listeners(event)`, `this.hooks.values()`
+  if (expr.type === AST_NODE_TYPES.CallExpression && expr.callee.type === AST_NODE_TYPES.MemberExpression) {
+    const method = staticPropertyName(expr.callee);
+    expr = method === 'values' ? skipTransparent(expr.callee.object) : expr.callee;
+  }
+  const name = expr.type === AST_NODE_TYPES.Identifier ? expr.name
+    : expr.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(expr) : null;
+  return name !== null && HANDLER_LIST.test(name);
+}
+
+/** `fns.map((fn) => fn(x))`, `entries.map(({ callback }) => callback())`: each item is the function called. */
+function callsItem(sourceCode: Services, mapper: TSESTree.Node): boolean {
+  const fn = skipTransparent(mapper);
+  if (!isFunctionNode(fn) || !fn.params[0]) return false;
+  const item = fn.params[0];
+  return sourceCode.getDeclaredVariables(fn).some((variable) =>
+    variable.defs.some((def) => def.type === 'Parameter' && contains(item, def.name)) && isCalledDirectly(variable));
+}
+
+/** `for (const listener of listeners) ps.push(listener(v))` and the `forEach` form. */
+function callsLoopItem(sourceCode: Services, value: TSESTree.Node, loop: TSESTree.Node): boolean {
+  const call = skipTransparent(value);
+  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(sourceCode, callee)?.defs[0];
+  if (!def) return false;
+  if (loop.type === AST_NODE_TYPES.ForOfStatement) return contains(loop.left, def.name);
+  if (loop.type === AST_NODE_TYPES.CallExpression) {
+    const fn = loop.arguments[0];
+    return def.type === 'Parameter' && isFunctionNode(fn) && fn.params[0] !== undefined && contains(fn.params[0], def.name);
+  }
+  return false;
+}
+
+/** `const tasks = urls.map((u) => () => fetch(u))`: thunks made one per input item, so still data-sized. */
+function isMappedLocal(sourceCode: Services, collection: TSESTree.Node): boolean {
+  const expr = skipTransparent(collection);
+  if (expr.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(sourceCode, expr)?.defs[0];
+  const init = def?.type === 'Variable' && def.node.init ? skipTransparent(def.node.init) : null;
+  return init?.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.MemberExpression &&
+    ['map', 'flatMap', 'from'].includes(staticPropertyName(init.callee) ?? '');
+}
+
+function isCalledDirectly(variable: TSESLint.Scope.Variable): boolean {
+  return variable.references.some((reference) => {
+    const parent = reference.identifier.parent;
+    return parent?.type === AST_NODE_TYPES.CallExpression && parent.callee === reference.identifier;
+  });
 }
 
 /**

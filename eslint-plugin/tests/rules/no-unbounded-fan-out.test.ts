@@ -325,9 +325,46 @@ export function run(users: string[], size: number) {
   }
   return windows.length;
 }`,
+    // --- fan-out over registered code, not data: the list is as long as the program made it ---
+    // Each item is itself the function called (Azure's abortable builders): one call per callback.
+    `export async function race(builders: Array<(o: { signal: AbortSignal }) => Promise<string>>, signal: AbortSignal) {
+  return Promise.race(builders.map((build) => build({ signal })));
+}`,
+    // esbuild's onStart callbacks, destructured from plugin records.
+    `export async function start(entries: { name: string; callback: () => Promise<void> }[]) {
+  await Promise.all(entries.map(async ({ callback }) => { await callback(); }));
+}`,
+    // An emitter that awaits its listeners (secretlint): the pushed call is the listener itself.
+    `export function emit(listeners: Array<(v: string) => Promise<void>>, v: string) {
+  const promises: Promise<void>[] = [];
+  listeners.forEach((listener) => { promises.push(listener(v)); });
+  return Promise.all(promises);
+}`,
+    // A list named for plugins/providers/hooks is sized by configuration (qified's providers).
+    `class Broker {
+  private messageProviders: { publish(topic: string): Promise<void> }[] = [];
+  async publish(topic: string) {
+    await Promise.all(this.messageProviders.map(async (provider) => provider.publish(topic)));
+  }
+}`,
 ];
 
 const invalid: InvalidTestCase<MessageId, Options>[] = [
+  {
+    // Near miss of the registered-code exemption: thunks made one per input item are data-sized.
+    code: `export async function run(urls: string[]) {
+  const tasks = urls.map((url) => () => fetch(url));
+  await Promise.all(tasks.map((task) => task()));
+}`,
+    errors: [{ messageId: 'unboundedFanOut', line: 3, column: 9 }],
+  },
+  {
+    // A method on each item is work per data item, even when the item is an object.
+    code: `export async function saveAll(users: { save(): Promise<void> }[]) {
+  await Promise.all(users.map((user) => user.save()));
+}`,
+    errors: [{ messageId: 'unboundedFanOut', line: 2, column: 9 }],
+  },
     {
       // the plain shape: an async arrow per ticket; no bounding package declared, so the message says what to add
       code: `import { summarise } from './llm';
