@@ -401,15 +401,27 @@ export function isRejectionGuarded(fn: FunctionNode): boolean {
   return only?.type === AST_NODE_TYPES.TryStatement && only.handler !== null;
 }
 
-/** The promise a `.then/.catch/.finally` chain starts from, as short code for messages. */
+/**
+ * The promise a `.then/.catch/.finally` chain starts from, as short code for messages; for a chain
+ * with a rejection handler inside it, the handled part up to that handler.
+ */
 export function chainRootText(sourceCode: Services, node: TSESTree.Node): string {
   let expr = skipTransparent(node);
+  let first = true;
   while (expr.type === AST_NODE_TYPES.CallExpression && expr.callee.type === AST_NODE_TYPES.MemberExpression &&
     ['then', 'catch', 'finally'].includes(staticPropertyName(expr.callee) ?? '')) {
+    // `task.catch(fatal).then(cb)`: `task` is handled, so the unhandled part starts at the handler.
+    if (!first && handlesRejection(expr)) break;
+    first = false;
     expr = skipTransparent(expr.callee.object);
   }
   const text = sourceCode.getText(expr);
   return text.length <= 40 && !text.includes('\n') ? `\`${text}\`` : 'the promise';
+}
+
+function handlesRejection(call: TSESTree.CallExpression): boolean {
+  const name = call.callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(call.callee) : null;
+  return (name === 'catch' && call.arguments.length >= 1) || (name === 'then' && call.arguments.length >= 2);
 }
 
 // ---- allow lists -------------------------------------------------------------------------------

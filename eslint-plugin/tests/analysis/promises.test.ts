@@ -252,4 +252,10 @@ describe('chainRootText', () => {
     const call = parsed.find(AST_NODE_TYPES.CallExpression, "fetch('x').then(a).finally(b)");
     assert.equal(chainRootText(parsed.sourceCode, call), "`fetch('x')`");
   });
+
+  it('stops at a rejection handler inside the chain: the promise before it is handled', () => {
+    const parsed = parse('task.catch(fatal).then(report);');
+    const call = parsed.find(AST_NODE_TYPES.CallExpression, 'task.catch(fatal).then(report)');
+    assert.equal(chainRootText(parsed.sourceCode, call), '`task.catch(fatal)`');
+  });
 });
