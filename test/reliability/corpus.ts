@@ -106,10 +106,12 @@ export interface SweepStats {
   fixesApplied: Record<string, number>;
   fixFailures: FixFailure[];
   crashes: Crash[];
+  /** The slowest files (both modes, fixes included), slowest first. */
+  slowest: Array<{ file: string; ms: number; lines: number }>;
 }
 
 export function emptyStats(): SweepStats {
-  return { files: 0, lines: 0, typedFiles: 0, parseErrors: 0, findings: {}, typedFindings: {}, fixesApplied: {}, fixFailures: [], crashes: [] };
+  return { files: 0, lines: 0, typedFiles: 0, parseErrors: 0, findings: {}, typedFindings: {}, fixesApplied: {}, fixFailures: [], crashes: [], slowest: [] };
 }
 
 const bump = (counts: Record<string, number>, key: string, by = 1): void => {
@@ -178,14 +180,23 @@ export function lintOne(stats: SweepStats, file: string, text: string, program?:
 
 /** Lints one file untyped, and typed too when `program` is given. */
 export function sweepFile(stats: SweepStats, file: string, program?: ts.Program): void {
+  const started = performance.now();
   const text = fs.readFileSync(file, 'utf8');
+  const lines = countLines(text);
   stats.files++;
-  stats.lines += countLines(text);
+  stats.lines += lines;
   lintOne(stats, file, text);
   if (program?.getSourceFile(file)) {
     stats.typedFiles++;
     lintOne(stats, file, text, program);
   }
+  noteSlow(stats, { file, ms: performance.now() - started, lines });
+}
+
+export function noteSlow(stats: SweepStats, entry: { file: string; ms: number; lines: number }): void {
+  stats.slowest.push(entry);
+  stats.slowest.sort((a, b) => b.ms - a.ms);
+  stats.slowest.length = Math.min(stats.slowest.length, 5);
 }
 
 export function countLines(text: string): number {
@@ -237,6 +248,8 @@ export function formatStats(stats: SweepStats, seconds: number): string {
       .map(([key, count]) => `  ${key}: ${count}`),
     `fix parse failures: ${stats.fixFailures.length}`,
     ...stats.fixFailures.slice(0, 20).map((f) => `  ${path.relative(repoRoot, f.file)} ${f.ruleId}/${f.kind}: ${f.message}`),
+    'slowest files:',
+    ...stats.slowest.map((s) => `  ${(s.ms / 1000).toFixed(1)} s ${path.relative(repoRoot, s.file)} (${s.lines} lines)`),
     `crashes: ${stats.crashes.length}`,
     ...stats.crashes.slice(0, 20).map((c) => `  [${c.mode}] ${path.relative(repoRoot, c.file)}: ${c.message.split('\n').slice(0, 6).join('\n    ')}`),
   ];

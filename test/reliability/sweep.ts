@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import * as os from 'node:os';
 import { parseArgs } from 'node:util';
 import type { SweepStats } from './corpus';
-import { emptyStats, formatStats, hasTsconfig, listCorpus, packageOf, packageProgram, sweepFile } from './corpus';
+import { emptyStats, formatStats, noteSlow, hasTsconfig, listCorpus, packageOf, packageProgram, sweepFile } from './corpus';
 
 const { values } = parseArgs({
   options: {
@@ -49,6 +49,7 @@ function merge(into: SweepStats, from: SweepStats): void {
   }
   into.fixFailures.push(...from.fixFailures);
   into.crashes.push(...from.crashes);
+  for (const entry of from.slowest) noteSlow(into, entry);
 }
 
 function runWorker(shard: number, shards: number): Promise<SweepStats> {
