@@ -31,7 +31,7 @@ export function defaultImport(sourceCode: Services, module: string, preferred: s
   const quote = last?.source.raw.startsWith('"') ? '"' : "'";
   const statement = `import ${name} from ${quote}${module}${quote};`;
   if (last) return { name, edit: { range: [last.range[1], last.range[1]], text: `\n${statement}` } };
-  const first = body.find((s) => !(s.type === AST_NODE_TYPES.ExpressionStatement && s.directive !== undefined)) ?? body[0];
+  const first = body.find((s) => !(s.type === AST_NODE_TYPES.ExpressionStatement && typeof s.directive === 'string')) ?? body[0];
   if (!first) return null;
   return { name, edit: { range: [first.range[0], first.range[0]], text: `${statement}\n\n` } };
 }

@@ -164,7 +164,7 @@ export default createRule<Options, MessageId>({
       if (call.type === AST_NODE_TYPES.NewExpression) {
         const executor = call.arguments[0];
         if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Promise' && isGlobal(callee) &&
-          isFunctionNode(executor) && executor.async) {
+          isFunctionNode(executor) && executor.async && !isExecutorGuarded(executor)) {
           context.report({ node: executor, messageId: 'asyncExecutor' });
         }
         return;
@@ -261,6 +261,43 @@ function typeOracle(context: Readonly<TSESLint.RuleContext<MessageId, Options>>)
   if (!context.sourceCode.parserServices?.esTreeNodeToTSNodeMap) return undefined;
   const services = ESLintUtils.getParserServices(context, true);
   return services.program ? createTypeOracle({ ...services, program: services.program }) : undefined;
+}
+
+/**
+ * `new Promise(async (resolve, reject) => { const done = …; try { await … } catch (e) { reject(e); } })`
+ * (vscode-jsonrpc's request sender): declarations that cannot throw, then one `try/catch`, so no
+ * error escapes into the executor's own promise.
+ */
+function isExecutorGuarded(fn: TSESTree.FunctionLike): boolean {
+  const body = fn.body;
+  if (body?.type !== AST_NODE_TYPES.BlockStatement) return false;
+  const last = body.body[body.body.length - 1];
+  if (last?.type !== AST_NODE_TYPES.TryStatement || !last.handler) return false;
+  return body.body.slice(0, -1).every((statement) =>
+    statement.type === AST_NODE_TYPES.VariableDeclaration &&
+    statement.declarations.every((d) => d.id.type === AST_NODE_TYPES.Identifier && (!d.init || cannotThrow(d.init))));
+}
+
+function cannotThrow(expr: TSESTree.Node): boolean {
+  switch (expr.type) {
+    case AST_NODE_TYPES.Identifier:
+    case AST_NODE_TYPES.Literal:
+    case AST_NODE_TYPES.ArrowFunctionExpression:
+    case AST_NODE_TYPES.FunctionExpression:
+      return true;
+    case AST_NODE_TYPES.ObjectExpression:
+      return expr.properties.every((p) => p.type === AST_NODE_TYPES.Property && !p.computed && cannotThrow(p.value));
+    case AST_NODE_TYPES.ArrayExpression:
+      return expr.elements.every((e) => e === null || cannotThrow(e));
+    case AST_NODE_TYPES.CallExpression: {
+      // `Date.now()` only: any other call may throw.
+      const callee = expr.callee;
+      return expr.arguments.length === 0 && callee.type === AST_NODE_TYPES.MemberExpression &&
+        callee.object.type === AST_NODE_TYPES.Identifier && callee.object.name === 'Date' && staticPropertyName(callee) === 'now';
+    }
+    default:
+      return false;
+  }
 }
 
 function hasAsyncExecutor(expr: TSESTree.Node): boolean {

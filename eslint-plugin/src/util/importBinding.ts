@@ -182,6 +182,6 @@ function insertionPoint(sourceCode: SourceCode, commonJs: boolean): { at: number
     if (commonJs ? topLevelRequires(stmt).length > 0 : stmt.type === AST_NODE_TYPES.ImportDeclaration) last = stmt;
   }
   if (last) return { at: last.range[1], after: true };
-  const first = body.find((s) => !(s.type === AST_NODE_TYPES.ExpressionStatement && s.directive !== undefined));
+  const first = body.find((s) => !(s.type === AST_NODE_TYPES.ExpressionStatement && typeof s.directive === 'string'));
   return first ? { at: first.range[0], after: false } : { at: sourceCode.text.length, after: true };
 }
