@@ -195,6 +195,14 @@ function onPacket(id: number) { handleRequest(id); }`,
   `import { PromiseEventEmitter } from './events';
 const events = new PromiseEventEmitter();
 events.on('lint', async () => { await fetch('https://example.com'); });`,
+  // An async executor whose awaits all sit in one try/catch that rejects (vscode-jsonrpc's request
+  // sender): nothing can escape into the executor's own promise, and the outer one always settles.
+  `function send(write: () => Promise<void>) {
+  return new Promise(async (resolve, reject) => {
+    const pending = { started: Date.now(), resolve, reject };
+    try { await write(); pending.resolve(undefined); } catch (error) { reject(error); }
+  });
+}`,
   `import Emittery from 'emittery';
 const emitter = new Emittery();
 emitter.on('saved', async () => { await fetch('https://example.com'); });`,
@@ -746,6 +754,16 @@ router.on('GET', '/health', async () => { await fetch('a'); });`,
     // Dropped as well, but the executor report says the more useful thing.
     code: `new Promise(async (resolve) => { resolve(await fetch('a')); });`,
     errors: [{ messageId: 'asyncExecutor', line: 1, column: 13 }],
+  },
+  {
+    // Near miss of the guarded executor: a call before the try can throw outside it.
+    code: `function send(write: () => Promise<void>, prepare: () => string) {
+  return new Promise(async (resolve, reject) => {
+    const id = prepare();
+    try { await write(); resolve(id); } catch (error) { reject(error); }
+  });
+}`,
+    errors: [{ messageId: 'asyncExecutor', line: 2, column: 22 }],
   },
 ];
 
