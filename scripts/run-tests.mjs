@@ -53,5 +53,8 @@ if (files.size === 0) {
   process.stderr.write(`run-tests: no test files match ${patterns.join(' ')}\n`);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...files], { stdio: 'inherit' });
+// Two files at a time: many suites wait on child processes (the CLI, the server, npm), so a second
+// file keeps the other core busy. TEST_CONCURRENCY overrides it.
+const concurrency = process.env.TEST_CONCURRENCY ?? '2';
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

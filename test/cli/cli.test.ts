@@ -25,6 +25,13 @@ function json(args: string[], cwd = ROOT): { status: number | null; reports: Jso
   return { status: result.status, reports: JSON.parse(result.stdout) as JsonReport[], stderr: result.stderr };
 }
 
+let baseline: { status: number | null; reports: JsonReport[]; stderr: string } | undefined;
+/** `async-hazards samples/ --format json`, run once and shared by the tests that compare against it. */
+function samplesJson(): { status: number | null; reports: JsonReport[]; stderr: string } {
+  baseline ??= json(['samples/']);
+  return baseline;
+}
+
 function byRule(reports: JsonReport[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const m of reports.flatMap((r) => r.messages)) counts.set(m.ruleId ?? 'fatal', (counts.get(m.ruleId ?? 'fatal') ?? 0) + 1);
@@ -53,7 +60,7 @@ const HAZARD = `import { readFileSync } from 'node:fs';\nexport async function l
 
 describe('async-hazards CLI on samples/', () => {
   it('reports every rule and exits 1', () => {
-    const { status, reports } = json(['samples/']);
+    const { status, reports } = samplesJson();
     assert.equal(status, 1);
     const counts = byRule(reports);
     for (const rule of RULES) assert.ok((counts.get(`async-hazards/${rule}`) ?? 0) >= 1, `no finding from ${rule}: ${JSON.stringify([...counts])}`);
@@ -87,7 +94,7 @@ describe('formats', () => {
     const schema = JSON.parse(fs.readFileSync(path.join(__dirname, 'sarif-2.1.0-subset.schema.json'), 'utf8')) as object;
     const valid = ajv.validate(schema, log);
     assert.ok(valid, ajv.errorsText(ajv.errors));
-    const { reports } = json(['samples/']);
+    const { reports } = samplesJson();
     const total = reports.reduce((n, r) => n + r.messages.length, 0);
     const [firstRun] = log.runs;
     assert.ok(firstRun);
@@ -100,7 +107,7 @@ describe('formats', () => {
     const result = run(['samples/', '--format', 'github']);
     assert.equal(result.status, 1);
     const lines = result.stdout.trim().split('\n');
-    const { reports } = json(['samples/']);
+    const { reports } = samplesJson();
     assert.equal(lines.length, reports.reduce((n, r) => n + r.messages.length, 0));
     for (const line of lines) {
       const match = /^::(error|warning) file=([^,]+),line=(\d+),col=(\d+),endLine=\d+,endColumn=\d+,title=(async-hazards%3A|async-hazards\/)?[\w/-]+::.+$/.exec(line);
@@ -121,7 +128,7 @@ describe('formats', () => {
 
 describe('rule flags', () => {
   it('--rule turns a rule off, with or without the prefix', () => {
-    const base = byRule(json(['samples/']).reports);
+    const base = byRule(samplesJson().reports);
     assert.ok(base.get('async-hazards/no-orphaned-promise'));
     const off = byRule(json(['samples/', '--rule', 'no-orphaned-promise=off']).reports);
     assert.equal(off.get('async-hazards/no-orphaned-promise'), undefined);
