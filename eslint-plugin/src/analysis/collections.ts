@@ -667,7 +667,7 @@ function mappedFanOut(ctx: CollectionContext, call: TSESTree.CallExpression, max
   const size = collectionSize(ctx, method === 'from' ? call : collection);
   if (size.kind === 'bounded' && size.count <= maxElements) return null;
   if (mapperWork(ctx, mapper) !== 'async') return null;
-  if (isHandlerList(collection) || (callsItem(ctx.sourceCode, mapper) && !isMappedLocal(ctx.sourceCode, collection))) return null;
+  if (isHandlerList(collection) || isTeardown(mapper) || (callsItem(ctx.sourceCode, mapper) && !isMappedLocal(ctx.sourceCode, collection))) return null;
   return { shape: 'map', mapCall: call, collection, work: mapper, size, origin: null, loop: null, count: 0 };
 }
 
@@ -725,6 +725,36 @@ function isHandlerList(collection: TSESTree.Node): boolean {
   const name = expr.type === AST_NODE_TYPES.Identifier ? expr.name
     : expr.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(expr) : null;
   return name !== null && HANDLER_LIST.test(name);
+}
+
+/**
+ * Closing what the program already holds (`sockets.map((s) => s.close())`) ends work rather than
+ * starting it: nothing is sent downstream, and the objects were opened under their own limits.
+ */
+const TEARDOWN_METHODS: ReadonlySet<string> = new Set([
+  'close', 'dispose', 'destroy', 'end', 'stop', 'terminate', 'shutdown', 'kill', 'abort', 'cancel', 'disconnect', 'quit', 'unsubscribe',
+]);
+
+function isTeardown(mapper: TSESTree.Node): boolean {
+  const fn = skipTransparent(mapper);
+  if (!isFunctionNode(fn) || fn.params[0]?.type !== AST_NODE_TYPES.Identifier) return false;
+  const item = fn.params[0].name;
+  let body: TSESTree.Node = fn.body;
+  if (body.type === AST_NODE_TYPES.BlockStatement) {
+    const [only] = body.body;
+    if (body.body.length !== 1 || !only) return false;
+    if (only.type === AST_NODE_TYPES.ReturnStatement && only.argument) body = only.argument;
+    else if (only.type === AST_NODE_TYPES.ExpressionStatement) body = only.expression;
+    else return false;
+  }
+  let call = skipTransparent(body);
+  if (call.type === AST_NODE_TYPES.AwaitExpression) call = skipTransparent(call.argument);
+  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = skipTransparent(call.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression &&
+    skipTransparent(callee.object).type === AST_NODE_TYPES.Identifier &&
+    (skipTransparent(callee.object) as TSESTree.Identifier).name === item &&
+    TEARDOWN_METHODS.has(staticPropertyName(callee) ?? '');
 }
 
 /** `fns.map((fn) => fn(x))`, `entries.map(({ callback }) => callback())`: each item is the function called. */

@@ -325,6 +325,15 @@ export function run(users: string[], size: number) {
   }
   return windows.length;
 }`,
+    // --- teardown of what the program already holds: closing ends work, it sends nothing downstream ---
+    `export async function shutdown(sockets: { close(): Promise<void> }[]) {
+  await Promise.all(sockets.map((socket) => socket.close()));
+}`,
+    `export async function disposeAll(pages: { dispose(): Promise<void> }[]) {
+  await Promise.allSettled(pages.map(async (page) => {
+    await page.dispose();
+  }));
+}`,
     // --- fan-out over registered code, not data: the list is as long as the program made it ---
     // Each item is itself the function called (Azure's abortable builders): one call per callback.
     `export async function race(builders: Array<(o: { signal: AbortSignal }) => Promise<string>>, signal: AbortSignal) {
