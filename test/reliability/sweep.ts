@@ -71,7 +71,10 @@ function runWorker(shard: number, shards: number): Promise<SweepStats> {
 async function main(): Promise<void> {
   if (values.shard) {
     const [shard, shards] = values.shard.split('/').map(Number);
-    process.stdout.write(JSON.stringify(runShard(shard!, shards!)));
+    const started = Date.now();
+    const stats = runShard(shard!, shards!);
+    process.stderr.write(`shard ${shard}/${shards}: ${stats.files} files, ${stats.lines} lines, ${stats.crashes.length} crashes in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    process.stdout.write(JSON.stringify(stats));
     return;
   }
   const started = Date.now();
