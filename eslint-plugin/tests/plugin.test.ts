@@ -56,4 +56,26 @@ describe('plugin object', () => {
     assert.equal(ts?.fatalErrorCount, 0);
     assert.equal(js?.fatalErrorCount, 0);
   });
+
+  it('runs on ESLint\'s default parser too: no type services is no types, never a crash', async () => {
+    const plugin = requireFromHere('eslint-plugin-async-hazards');
+    const rules = Object.fromEntries(RULES.map((r) => [`async-hazards/${r}`, 'error']));
+    const eslint = new ESLint({
+      cwd: path.join(__dirname, 'fixtures'),
+      overrideConfigFile: true,
+      overrideConfig: [{ files: ['**/*.js'], plugins: { 'async-hazards': plugin }, rules }],
+    });
+    const code = [
+      "import { readFileSync } from 'node:fs';",
+      'export async function load(p) {',
+      "  return readFileSync(p, 'utf8');",
+      '}',
+      'export async function send() {}',
+      'send();',
+      '',
+    ].join('\n');
+    const [result] = await eslint.lintText(code, { filePath: 'espree.js' });
+    assert.equal(result?.fatalErrorCount, 0);
+    assert.deepEqual(result?.messages.map((m) => m.ruleId).sort(), ['async-hazards/no-blocking-in-async', 'async-hazards/no-orphaned-promise']);
+  });
 });

@@ -1,6 +1,6 @@
 import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { AsyncContext, AsyncTwin, BlockingChain, BlockingOptions, WaitLoop, ModuleExportEntry } from '../analysis';
 import {
   BLOCKING_MODULES,
@@ -22,6 +22,7 @@ import {
   skipTransparent,
 } from '../analysis';
 import { createRule } from '../util/createRule';
+import { getOptionalParserServices } from '../util/parserServices';
 import { evidenceAt, recordEvidence } from '../util/evidence';
 import type { ImportEdit } from '../util/importBinding';
 import { awaitNeedsParens, stdoutKeepsMeaning } from '../util/awaitRewrite';
@@ -97,7 +98,7 @@ export default createRule<Options, MessageId>({
       allow: options.allow ?? [],
       randomBytesThreshold: options.randomBytesThreshold ?? DEFAULT_RANDOM_BYTES_THRESHOLD,
     };
-    const services = ESLintUtils.getParserServices(context, true);
+    const services = getOptionalParserServices(context);
     const typed = services.program ? services : null;
     if (!typed && !mayBlock(sourceCode, blocking)) return {};
     const checkHelpers = options.checkHelpers !== false;

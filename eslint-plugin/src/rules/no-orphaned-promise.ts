@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CallPattern, PromiseOrigin, TypeOracle } from '../analysis';
 import {
   callPatternListSchema, chainRootText, createTypeOracle, droppedExpressions, findVariable, forOfRewrite,
@@ -7,6 +7,7 @@ import {
   promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
 } from '../analysis';
 import { createRule } from '../util/createRule';
+import { getOptionalParserServices } from '../util/parserServices';
 import { evidenceAt, recordEvidence } from '../util/evidence';
 
 export type Options = [{
@@ -259,7 +260,7 @@ export default createRule<Options, MessageId>({
 function typeOracle(context: Readonly<TSESLint.RuleContext<MessageId, Options>>): TypeOracle | undefined {
   // Only typescript-eslint's parser provides these maps; any other parser means "no types".
   if (!context.sourceCode.parserServices?.esTreeNodeToTSNodeMap) return undefined;
-  const services = ESLintUtils.getParserServices(context, true);
+  const services = getOptionalParserServices(context);
   return services.program ? createTypeOracle({ ...services, program: services.program }) : undefined;
 }
 

@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { Acquisition, Edit, PermitCall, SleepAnalysis, SleepSite } from '../analysis';
 import {
   capacityOf,
@@ -18,6 +18,7 @@ import {
   swapRetryNesting,
 } from '../analysis';
 import { createRule } from '../util/createRule';
+import { getOptionalParserServices } from '../util/parserServices';
 import { evidenceAt, recordEvidence } from '../util/evidence';
 import type { ModuleExport } from '../util/settings';
 import { getSharedSettings, moduleExportListSchema } from '../util/settings';
@@ -91,7 +92,7 @@ export default createRule<Options, MessageId>({
     const settings = getSharedSettings(context);
     const customPermits = [...settings.permitCallbacks, ...options.permitCallbacks];
     const extraSleeps = [...settings.sleeps, ...options.sleeps];
-    const services = ESLintUtils.getParserServices(context, true);
+    const services = getOptionalParserServices(context);
     if (!mayContainSleeps(sourceCode, extraSleeps, Boolean(services.program))) return {};
     let analysis: SleepAnalysis | null = null;
     const sleeps = (): SleepAnalysis =>

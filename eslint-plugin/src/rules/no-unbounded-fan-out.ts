@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CollectionContext, FanOut, TextEdit } from '../analysis';
 import {
   collectionSize, constNumber, createCollectionTypes, defaultImport, describeFanOut, findObjectProperty, fitsPMap,
@@ -7,6 +7,7 @@ import {
   nearestDependencies, refMatches, resolveReference, skipTransparent, soleBatch, statementAnchor, staticPropertyName,
 } from '../analysis';
 import { createRule } from '../util/createRule';
+import { getOptionalParserServices } from '../util/parserServices';
 import type { EvidenceLocation } from '../util/evidence';
 import { evidenceAt, recordEvidence } from '../util/evidence';
 import { getSharedSettings } from '../util/settings';
@@ -70,7 +71,7 @@ export default createRule<Options, MessageId>({
     let ctxCache: CollectionContext | null = null;
     const collections = (): CollectionContext => {
       if (ctxCache) return ctxCache;
-      const services = ESLintUtils.getParserServices(context, true);
+      const services = getOptionalParserServices(context);
       const settings = getSharedSettings(context);
       ctxCache = {
         sourceCode,

@@ -1,8 +1,9 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { Acquisition, AcquisitionKind, ReleaseProblem } from '../analysis';
 import { checkReleasePaths, findManualAcquisitions, getCallGraph, skipTransparent, staticPropertyName } from '../analysis';
 import { createRule } from '../util/createRule';
+import { getOptionalParserServices } from '../util/parserServices';
 import type { EvidenceLocation } from '../util/evidence';
 import { evidenceAt, recordEvidence } from '../util/evidence';
 import { planMoveIntoTry, planRunExclusive, planWrapInTryFinally } from '../util/releaseFixes';
@@ -103,7 +104,7 @@ export default createRule<Options, MessageId>({
   create(context, [options]) {
     const sourceCode = context.sourceCode;
     const resources = [...getSharedSettings(context).resources, ...(options.resources ?? [])];
-    const services = ESLintUtils.getParserServices(context, true);
+    const services = getOptionalParserServices(context);
     const checker = services.program ? services.program.getTypeChecker() : null;
 
     function isPromise(acquisition: Acquisition, expr: TSESTree.Expression): boolean {
