@@ -59,7 +59,7 @@ describe('plugin object', () => {
 
   it('runs on ESLint\'s default parser too: no type services is no types, never a crash', async () => {
     const plugin = requireFromHere('eslint-plugin-async-hazards');
-    const rules = Object.fromEntries(RULES.map((r) => [`async-hazards/${r}`, 'error']));
+    const rules = Object.fromEntries(RULES.map((r) => [`async-hazards/${r}`, 'error' as const]));
     const eslint = new ESLint({
       cwd: path.join(__dirname, 'fixtures'),
       overrideConfigFile: true,

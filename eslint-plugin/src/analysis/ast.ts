@@ -116,3 +116,15 @@ export function enclosingFunction(node: TSESTree.Node): FunctionNode | null {
 export function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
   return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
 }
+
+/** The property `name` of an object literal (`{ concurrency: 4 }`), static keys only. */
+export function findObjectProperty(node: TSESTree.Node, name: string): TSESTree.Property | null {
+  const expr = skipTransparent(node);
+  if (expr.type !== AST_NODE_TYPES.ObjectExpression) return null;
+  for (const p of expr.properties) {
+    if (p.type !== AST_NODE_TYPES.Property || p.computed) continue;
+    if (p.key.type === AST_NODE_TYPES.Identifier && p.key.name === name) return p;
+    if (p.key.type === AST_NODE_TYPES.Literal && p.key.value === name) return p;
+  }
+  return null;
+}

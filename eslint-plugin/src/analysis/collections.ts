@@ -3,7 +3,7 @@ import type { ParserServicesWithTypeInformation, TSESLint, TSESTree } from '@typ
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { ModuleExport } from '../util/settings';
 import type { FunctionNode } from './ast';
-import { contains, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { contains, findObjectProperty, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { getCallGraph } from './callGraph';
 import { getConstruction } from './construction';
 import { refMatches, resolveReference } from './imports';
@@ -865,16 +865,6 @@ export function constNumber(sourceCode: Services, node: TSESTree.Node, depth = 0
   return constNumber(sourceCode, def.node.init, depth + 1);
 }
 
-export function findObjectProperty(node: TSESTree.Node, name: string): TSESTree.Property | null {
-  const expr = skipTransparent(node);
-  if (expr.type !== AST_NODE_TYPES.ObjectExpression) return null;
-  for (const p of expr.properties) {
-    if (p.type !== AST_NODE_TYPES.Property || p.computed) continue;
-    if (p.key.type === AST_NODE_TYPES.Identifier && p.key.name === name) return p;
-    if (p.key.type === AST_NODE_TYPES.Literal && p.key.value === name) return p;
-  }
-  return null;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Types

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { ModuleExport } from '../util/settings';
-import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { findObjectProperty, findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
 import type { ConstructionKind } from './catalog';
 import type { Construction } from './construction';
 import { getConstruction } from './construction';
@@ -235,19 +235,9 @@ function findConstInit(sourceCode: Services, id: TSESTree.Identifier): TSESTree.
   return def.node.init;
 }
 
-function objectProperty(node: TSESTree.Node, name: string): TSESTree.Property | null {
-  const expr = skipTransparent(node);
-  if (expr.type !== AST_NODE_TYPES.ObjectExpression) return null;
-  for (const p of expr.properties) {
-    if (p.type !== AST_NODE_TYPES.Property || p.computed) continue;
-    if (p.key.type === AST_NODE_TYPES.Identifier && p.key.name === name) return p;
-    if (p.key.type === AST_NODE_TYPES.Literal && p.key.value === name) return p;
-  }
-  return null;
-}
 
 function optionValue(sourceCode: Services, node: TSESTree.Node, name: string): number | null {
-  const prop = objectProperty(node, name);
+  const prop = findObjectProperty(node, name);
   return prop ? numberValue(sourceCode, prop.value) : null;
 }
 
@@ -255,5 +245,5 @@ function optionValue(sourceCode: Services, node: TSESTree.Node, name: string): n
 function hasOption(node: TSESTree.Node, name: string): boolean {
   const expr = skipTransparent(node);
   if (expr.type !== AST_NODE_TYPES.ObjectExpression) return true;
-  return objectProperty(expr, name) !== null || expr.properties.some((p) => p.type === AST_NODE_TYPES.SpreadElement);
+  return findObjectProperty(expr, name) !== null || expr.properties.some((p) => p.type === AST_NODE_TYPES.SpreadElement);
 }
