@@ -6,6 +6,7 @@ import { calleeName, findVariable, isFunctionNode, skipTransparent, staticProper
 import { getCallGraph } from './callGraph';
 import type { ModuleRef } from './imports';
 import { normalizeModule, resolveReference } from './imports';
+import { moduleExportListSchema } from '../util/settings';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -436,19 +437,8 @@ export interface CallPattern {
   method?: string;
 }
 
-/** JSON schema for a list of `CallPattern`s. */
-export const callPatternListSchema = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: {
-      module: { type: 'string', description: 'Module specifier, with or without the `node:` prefix; omit to match by name alone.' },
-      export: { type: 'string', description: 'Export name; `default` for the default export.' },
-      method: { type: 'string', description: 'Method name on an object imported from or created by the module.' },
-    },
-    additionalProperties: false,
-  },
-} as const;
+/** JSON schema for a list of `CallPattern`s: the shared settings' module/export/method entry. */
+export const callPatternListSchema = moduleExportListSchema;
 
 /**
  * Does `call` match an entry of an allow list? `{ module, export }` matches a call of that export

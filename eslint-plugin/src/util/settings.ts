@@ -86,7 +86,7 @@ export const moduleExportListSchema = {
   items: {
     type: 'object',
     properties: {
-      module: { type: 'string', description: 'Module specifier, with or without the `node:` prefix.' },
+      module: { type: 'string', description: 'Module specifier, with or without the `node:` prefix; omit to match by name alone.' },
       export: { type: 'string', description: 'Export name; `default` for the default export.' },
       method: { type: 'string', description: 'Method name on an object created from the module.' },
     },
