@@ -6,9 +6,10 @@
 //   node --import tsx test/reliability/sweep.ts [--workers N] [--limit N]
 import { spawn } from 'node:child_process';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SweepStats } from './corpus';
-import { emptyStats, formatStats, noteSlow, hasTsconfig, listCorpus, packageOf, packageProgram, sweepFile } from './corpus';
+import { emptyStats, formatStats, noteSlow, hasTsconfig, listCorpus, packageOf, packageProgram, repoRoot, sweepFile } from './corpus';
 
 const { values } = parseArgs({
   options: {
@@ -32,9 +33,22 @@ function shardFiles(shard: number, shards: number): Map<string, string[]> {
 
 function runShard(shard: number, shards: number): SweepStats {
   const stats = emptyStats();
-  for (const [pkg, files] of shardFiles(shard, shards)) {
+  const packages = shardFiles(shard, shards);
+  let done = 0;
+  for (const [pkg, files] of packages) {
+    const started = performance.now();
     const program = hasTsconfig(pkg) ? packageProgram(pkg, files) : undefined;
-    for (const file of files) sweepFile(stats, file, program);
+    for (const file of files) {
+      const fileStarted = performance.now();
+      sweepFile(stats, file, program);
+      const seconds = (performance.now() - fileStarted) / 1000;
+      if (seconds > 30) process.stderr.write(`shard ${shard}: slow file ${path.relative(repoRoot, file)} took ${seconds.toFixed(0)} s\n`);
+    }
+    done++;
+    const seconds = (performance.now() - started) / 1000;
+    if (seconds > 10 || done % 50 === 0) {
+      process.stderr.write(`shard ${shard}: ${done}/${packages.size} packages, ${stats.files} files; ${path.relative(repoRoot, pkg)} took ${seconds.toFixed(0)} s\n`);
+    }
   }
   return stats;
 }

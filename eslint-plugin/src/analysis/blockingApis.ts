@@ -432,22 +432,19 @@ function clockName(sourceCode: Services, callee: TSESTree.Node): string | null {
   return null;
 }
 
-/** Cheap pre-check: does the file mention any clock a busy wait could spin on? */
+/**
+ * Cheap pre-check: does the file mention any clock a busy wait could spin on? A text search; a
+ * word in a comment only costs the precise check, never a finding.
+ */
 export function mentionsClock(sourceCode: Services): boolean {
   const hit = clockMentionCache.get(sourceCode);
   if (hit !== undefined) return hit;
-  const tokens = sourceCode.ast.tokens ?? [];
-  let found = false;
-  for (const t of tokens) {
-    if (t.type === 'Identifier' && (t.value === 'now' || t.value === 'hrtime' || t.value === 'getTime')) {
-      found = true;
-      break;
-    }
-  }
+  const found = CLOCK_WORDS.test(sourceCode.text);
   clockMentionCache.set(sourceCode, found);
   return found;
 }
 
+const CLOCK_WORDS = /(?<![\w$])(?:now|hrtime|getTime)(?![\w$])/;
 const clockMentionCache = new WeakMap<object, boolean>();
 
 /** Modules whose imports can make a file's calls blocking: a cheap early exit for files that have none. */

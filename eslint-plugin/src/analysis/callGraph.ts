@@ -16,7 +16,9 @@ export interface FunctionInfo {
   /** Declared `Promise<…>` (or `PromiseLike<…>`) return type. */
   returnsPromiseType: boolean;
   /** Calls made while this function runs: its own body plus synchronous callbacks inside it. */
-  calls: CallSite[];
+  readonly calls: CallSite[];
+  /** Backing store of `calls`, filled for every function the first time any `calls` is read. */
+  ownCalls: CallSite[];
 }
 
 export interface CallSite {
@@ -36,7 +38,7 @@ export interface CallGraph {
 
 const graphs = new WeakMap<object, CallGraph>();
 
-/** The same-file call graph, built in one walk the first time a rule asks, then cached per file. */
+/** The same-file call graph, built the first time a rule asks, then cached per file. */
 export function getCallGraph(sourceCode: Services): CallGraph {
   const hit = graphs.get(sourceCode);
   if (hit) return hit;
@@ -47,32 +49,36 @@ export function getCallGraph(sourceCode: Services): CallGraph {
 
 function build(sourceCode: Services): CallGraph {
   const infos = new Map<FunctionNode, FunctionInfo>();
-  const pendingCalls: TSESTree.CallExpression[] = [];
-  walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
-    if (isFunctionNode(node)) {
-      infos.set(node, {
-        node,
-        name: functionName(node),
-        isAsync: node.async,
-        isGenerator: node.generator,
-        returnsPromiseType: declaresPromise(node),
-        calls: [],
-      });
-    } else if (node.type === AST_NODE_TYPES.CallExpression) {
-      pendingCalls.push(node);
-    }
-  });
-
+  let callsFilled = false;
   const resolveCallee = (callee: TSESTree.Node): FunctionInfo | null => {
     const fn = calleeFunction(sourceCode, callee, 0);
     return fn ? (infos.get(fn) ?? null) : null;
   };
   const resolveCall = (call: TSESTree.CallExpression): FunctionInfo | null => resolveCallee(call.callee);
-
-  for (const call of pendingCalls) {
-    const owner = runningFunction(call);
-    if (!owner) continue;
-    infos.get(owner)?.calls.push({ call, target: resolveCall(call) });
+  // Most questions are about functions and single calls; the per-function call lists cost a walk
+  // and a scope lookup per call, so they are filled in only when some `calls` is first read.
+  const fillCalls = (): void => {
+    if (callsFilled) return;
+    callsFilled = true;
+    walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+      if (node.type !== AST_NODE_TYPES.CallExpression) return;
+      const owner = runningFunction(node);
+      if (owner) infos.get(owner)?.ownCalls.push({ call: node, target: resolveCall(node) });
+    });
+  };
+  for (const node of functionNodes(sourceCode)) {
+    infos.set(node, {
+      node,
+      name: functionName(node),
+      isAsync: node.async,
+      isGenerator: node.generator,
+      returnsPromiseType: declaresPromise(node),
+      ownCalls: [],
+      get calls() {
+        fillCalls();
+        return this.ownCalls;
+      },
+    });
   }
 
   return {
@@ -81,6 +87,25 @@ function build(sourceCode: Services): CallGraph {
     resolveCall,
     resolveCallee,
   };
+}
+
+/**
+ * Every function of the file in source order. The scope manager already holds one scope per
+ * function, which is much cheaper than walking the tree; a parser without one gets the walk.
+ */
+function functionNodes(sourceCode: Services): FunctionNode[] {
+  const scopes = (sourceCode as { scopeManager?: TSESLint.Scope.ScopeManager | null }).scopeManager?.scopes;
+  const nodes: FunctionNode[] = [];
+  if (scopes) {
+    for (const scope of scopes) {
+      if (scope.type === 'function' && isFunctionNode(scope.block as TSESTree.Node)) nodes.push(scope.block as FunctionNode);
+    }
+    return nodes;
+  }
+  walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+    if (isFunctionNode(node)) nodes.push(node);
+  });
+  return nodes;
 }
 
 /**

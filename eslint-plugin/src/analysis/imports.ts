@@ -191,13 +191,21 @@ export function importedModules(sourceCode: Services): ReadonlySet<string> {
   for (const stmt of sourceCode.ast.body) {
     if (stmt.type === AST_NODE_TYPES.ImportDeclaration) modules.add(normalizeModule(stmt.source.value).module);
   }
-  // require() and import() may appear anywhere; a token scan is far cheaper than a tree walk.
-  const tokens = sourceCode.ast.tokens ?? [];
-  for (let i = 0; i + 2 < tokens.length; i++) {
-    const t = tokens[i] as TSESTree.Token;
-    if ((t.value === 'require' || t.value === 'import') && tokens[i + 1]?.value === '(') {
-      const arg = tokens[i + 2] as TSESTree.Token;
-      if (arg.type === 'String') modules.add(normalizeModule(arg.value.slice(1, -1)).module);
+  // require() and import() may appear anywhere; a text search (checked against the tree, so
+  // comments and strings do not count) is far cheaper than a tree walk or a token scan.
+  for (const match of sourceCode.text.matchAll(/(?<![\w$])(?:require|import)\s*\(/g)) {
+    const node = sourceCode.getNodeByRangeIndex(match.index);
+    if (node?.range[0] !== match.index) continue;
+    let source: TSESTree.Node | undefined;
+    if (node.type === AST_NODE_TYPES.ImportExpression) {
+      source = node.source;
+    } else if (node.type === AST_NODE_TYPES.Identifier && node.name === 'require') {
+      const callee = node.parent?.type === AST_NODE_TYPES.MemberExpression && node.parent.property === node ? node.parent : node;
+      if (callee.parent?.type === AST_NODE_TYPES.CallExpression && callee.parent.callee === callee) source = callee.parent.arguments[0];
+    }
+    if (source?.type === AST_NODE_TYPES.Literal && typeof source.value === 'string') modules.add(normalizeModule(source.value).module);
+    else if (source?.type === AST_NODE_TYPES.TemplateLiteral && source.expressions.length === 0) {
+      modules.add(normalizeModule(source.quasis[0]!.value.cooked ?? '').module);
     }
   }
   moduleCache.set(sourceCode, modules);

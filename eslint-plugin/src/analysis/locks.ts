@@ -295,12 +295,12 @@ function fileAcquisitions(sourceCode: Services, options: LockAnalysisOptions): F
   const names = new Set([...ACQUIRE_NAMES, ...resources.map((r) => r.acquire)]);
   const list: Acquisition[] = [];
   const seen = new Set<TSESTree.CallExpression>();
-  // A token scan finds candidate calls without walking the tree: `name (`.
-  const tokens = sourceCode.ast.tokens ?? [];
-  for (let i = 0; i + 1 < tokens.length; i++) {
-    const token = tokens[i] as TSESTree.Token;
-    if (token.type !== 'Identifier' || !names.has(token.value)) continue;
-    const node = sourceCode.getNodeByRangeIndex(token.range[0]);
+  // A text search finds candidate calls without walking the tree or the token list: each whole-word
+  // match that is an identifier in code and names a call's callee (`name(` or `x.name(`).
+  const pattern = namePattern(names);
+  for (const match of sourceCode.text.matchAll(pattern)) {
+    const node = sourceCode.getNodeByRangeIndex(match.index);
+    if (node?.type !== AST_NODE_TYPES.Identifier || node.range[0] !== match.index || !names.has(node.name)) continue;
     const call = candidateCall(node);
     if (!call || seen.has(call)) continue;
     seen.add(call);
@@ -310,6 +310,23 @@ function fileAcquisitions(sourceCode: Services, options: LockAnalysisOptions): F
   const result = { list, byCall: new Map(list.map((a) => [a.acquireCall, a])) };
   perFile.set(key, result);
   return result;
+}
+
+const patterns = new Map<string, RegExp>();
+
+/** One whole-identifier pattern per set of acquire names, compiled once. */
+function namePattern(names: ReadonlySet<string>): RegExp {
+  const key = [...names].join('\n');
+  let pattern = patterns.get(key);
+  if (!pattern) {
+    pattern = new RegExp(`(?<![\\w$])(?:${[...names].map(escapeRegExp).join('|')})(?![\\w$])`, 'g');
+    if (patterns.size < 64) patterns.set(key, pattern);
+  }
+  return pattern;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** `x.acquire(…)` / `acquire(…)` where `node` is the callee's name. */

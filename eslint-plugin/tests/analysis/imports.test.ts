@@ -291,6 +291,19 @@ describe('importedModules', () => {
     assert.equal(importedModules(parsed.sourceCode), modules, 'cached per SourceCode');
   });
 
+  it('counts calls in code only, whatever their spacing, and not words in comments', () => {
+    const code = [
+      `// require('bottleneck') in a comment`,
+      `/* import('delay') */`,
+      `const a = require ( 'async-mutex' );`,
+      'const b = module.require(`p-queue`);',
+      `const c = myrequire('lodash');`,
+      `const d = x.import('ignored');`,
+      `export { a, b, c, d };`,
+    ].join('\n');
+    assert.deepEqual([...importedModules(parse(code).sourceCode)].sort(), ['async-mutex', 'p-queue']);
+  });
+
   it('is empty for a file without imports', () => {
     assert.equal(importedModules(parse(`export const x = 1;`).sourceCode).size, 0);
   });

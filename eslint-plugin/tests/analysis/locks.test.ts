@@ -173,6 +173,30 @@ async function f() {
   });
 });
 
+describe('findManualAcquisitions: finding the calls', () => {
+  it('whatever the spacing, with names that contain an acquire name left alone', () => {
+    const code = `async function f(gate, other) {
+  // gate.acquire() in a comment, and 'gate.acquire()' in a string
+  const text = 'gate.acquire()';
+  await other.reacquire();
+  other.unlock();
+  await gate . acquire ( );
+  await work(text);
+  gate.release();
+}`;
+    assert.equal(only(code).acquireText, 'gate . acquire()');
+  });
+
+  it('a team-declared acquire name with characters that mean something in a pattern', () => {
+    const code = `async function f(store) {
+  await store.$take('k');
+  await work();
+  store.$put('k');
+}`;
+    assert.equal(only(code, [{ acquire: '$take', release: '$put' }]).acquireText, 'store.$take()');
+  });
+});
+
 describe('findManualAcquisitions: not manual acquisitions', () => {
   it('an acquire with no release counterpart on the same object (a token bucket)', () => {
     none(`async function f(bucket, other) { await bucket.acquire(); await work(); other.release(); }`);
