@@ -3,7 +3,11 @@ import { MarkupKind } from 'vscode-languageserver';
 import { diagnosticData } from './codeActions';
 import { ruleDocSummary, ruleDocsUrl } from './ruleDocs';
 
-/** Hover on a finding: what was found, why it hurts at run time, how to fix it, and the docs link. */
+/**
+ * Hover on a finding: the rule, why the pattern hurts at run time, how to fix it, and the docs
+ * link. The finding's own message is left out: editors already show it in the same hover, and
+ * saying it twice pushes the explanation out of view.
+ */
 export function hoverFor(diagnostics: readonly Diagnostic[], position: Position): Hover | null {
   const hits = diagnostics.filter((d) => diagnosticData(d) && contains(d, position));
   if (hits.length === 0) return null;
@@ -12,7 +16,7 @@ export function hoverFor(diagnostics: readonly Diagnostic[], position: Position)
     const summary = ruleDocSummary(data.ruleId);
     const url = ruleDocsUrl(data.ruleId);
     const fixes = [...(data.fix ? ['an automatic fix'] : []), ...data.suggestions.map((s) => s.title)];
-    const lines = [`**${data.ruleId}**: ${diagnostic.message}`];
+    const lines = [`**${data.ruleId}**`];
     if (summary.intro) lines.push(`**Why it matters:** ${summary.intro}`);
     if (fixes.length) lines.push(`**How to fix:** ${fixes.join('; ')} (lightbulb).`);
     else if (summary.fixes) lines.push(`**How to fix:** ${summary.fixes}`);

@@ -330,7 +330,9 @@ async function hoverAndMenu(finding: Finding): Promise<void> {
     const hover = await wb.hoverSquiggle(finding.line, rule);
     const text = await hover.innerText();
     const words = finding.message.replace(/`/g, '').split(/\s+/).slice(0, 6).join(' ');
-    assert(text.replace(/`/g, '').replace(/\s+/g, ' ').includes(words), `hover text lacks "${words}": ${text}`);
+    const flat = text.replace(/`/g, '').replace(/\s+/g, ' ');
+    assert(flat.includes(words), `hover text lacks "${words}": ${text}`);
+    assert(flat.indexOf(words) === flat.lastIndexOf(words), `hover says the message twice: ${text}`);
     const link = hover.locator(`a[href*="${rule}"], a[data-href*="${rule}"]`).first();
     assert((await link.count()) > 0, `hover has no link to the ${rule} docs`);
     await shot(`hover ${rule}`);

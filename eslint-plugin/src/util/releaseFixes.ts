@@ -91,7 +91,10 @@ export function planRunExclusive(sourceCode: SourceCode, acquisition: Acquisitio
   const unit = indentUnit(sourceCode, statement, indent);
   const inner = reindent(sourceCode.text.slice(leadingStart(sourceCode, statement), (body[body.length - 1] as TSESTree.Node).range[1]), unit);
   const args = acquireCall.arguments.map((a) => `, ${sourceCode.getText(a)}`).join('');
-  const callback = `async (${param}) => {\n${indent}${unit}${inner}\n${indent}}`;
+  // A comment that trailed the acquire stays on the line that now takes the lock.
+  const trailing = sourceCode.getCommentsAfter(statement).filter((c) => c.loc.start.line === statement.loc.end.line);
+  const note = trailing.map((c) => ` ${sourceCode.getText(c)}`).join('');
+  const callback = `async (${param}) => {${note}\n${indent}${unit}${inner}\n${indent}}`;
   const text = `await ${sourceCode.getText(owner)}.runExclusive(${callback}${args});`;
   return (fixer) => fixer.replaceTextRange([statement.range[0], cover.range[1]], text);
 }

@@ -700,7 +700,7 @@ async function rebuild(store) {
   ],
   invalid: [
   {
-    // a comment trailing the acquire stays on its line; the try starts on the next one
+    // a comment trailing the acquire stays on its line; the try starts on the next one (runExclusive: after its `{`)
     code: `
 import { Mutex } from 'async-mutex';
 const mutex = new Mutex();
@@ -734,7 +734,7 @@ async function handle(job) {
 import { Mutex } from 'async-mutex';
 const mutex = new Mutex();
 async function handle(job) {
-  await mutex.runExclusive(async () => {
+  await mutex.runExclusive(async () => { // one job at a time
     await process(job);
   });
 }
