@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { emptyStats, fixedSample, formatStats, hasTsconfig, lintOne, listCorpus, packageOf, packageProgram, parseProblem, sweepFile } from './corpus';
+import { emptyStats, fixedSample, formatStats, hasTsconfig, lintOne, listCorpus, packageOf, packageProgram, parseProblem, parseProblemViaLinter, sweepFile } from './corpus';
 import { createRandom, formatFuzz, fuzz, fuzzInputs, mutate } from './fuzz';
 
 describe('real-code sweep, fixed sample', () => {
@@ -46,7 +46,9 @@ describe('real-code sweep, fixed sample', () => {
     assert.ok((stats.fixesApplied['release-in-finally/fix'] ?? 0) >= 1, JSON.stringify(stats.fixesApplied));
     assert.deepEqual(stats.fixFailures, []);
     assert.equal(parseProblem(file, text), undefined);
-    assert.match(parseProblem(file, 'const = ;') ?? '', /Parsing error/);
+    assert.match(parseProblem(file, 'const = ;') ?? '', /^1:7 Variable declaration expected/);
+    assert.match(parseProblemViaLinter(file, 'const = ;') ?? '', /^1:6 Parsing error: Variable declaration expected/);
+    assert.equal(parseProblemViaLinter(file, text), undefined);
   });
 
   it('a file no configuration matches fails loudly instead of counting as clean', () => {
@@ -74,5 +76,6 @@ describe('fuzzing, short seeded run', () => {
     assert.ok(result.parsed > 0, report);
     assert.deepEqual(result.failures, [], report);
     assert.deepEqual(result.stats.fixFailures, [], report);
+    assert.deepEqual(result.verdictMismatches, [], report);
   });
 });

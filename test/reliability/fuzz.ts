@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SweepStats } from './corpus';
-import { emptyStats, fixedSample, listCorpus, lintOne, repoRoot } from './corpus';
+import { emptyStats, fixedSample, listCorpus, lintOne, parseProblem, repoRoot } from './corpus';
 
 /** mulberry32: a tiny 32-bit PRNG, plenty for picking offsets, and identical on every run. */
 export function createRandom(seed: number): () => number {
@@ -94,13 +94,18 @@ export interface FuzzResult {
   stats: SweepStats;
   /** Crashes with the iteration that produced them. */
   failures: Array<{ iteration: number; file: string; kinds: MutationKind[]; message: string }>;
+  /**
+   * Mutants on which `parseProblem` (the parser alone, used to check fixes) and ESLint's own lint
+   * disagree about whether the text parses: the fix check is only as good as this agreement.
+   */
+  verdictMismatches: Array<{ iteration: number; file: string; eslint: boolean; parser: boolean }>;
 }
 
 /** Runs `iterations` mutants from one seeded random stream: every other one of hazardous code. */
 export function fuzz(inputs: { hazardous: FuzzInput[]; corpus: FuzzInput[] }, iterations: number, seed: number): FuzzResult {
   const random = createRandom(seed);
   const stats = emptyStats();
-  const result: FuzzResult = { iterations: 0, parsed: 0, stats, failures: [] };
+  const result: FuzzResult = { iterations: 0, parsed: 0, stats, failures: [], verdictMismatches: [] };
   for (let i = 0; i < iterations; i++) {
     const list = i % 2 === 0 || inputs.corpus.length === 0 ? inputs.hazardous : inputs.corpus;
     const { file, text } = list[Math.floor(i / 2) % list.length]!;
@@ -110,6 +115,11 @@ export function fuzz(inputs: { hazardous: FuzzInput[]; corpus: FuzzInput[] }, it
     lintOne(stats, file, mutant.text);
     result.iterations++;
     if (stats.parseErrors === parseErrorsBefore && stats.crashes.length === crashesBefore) result.parsed++;
+    if (stats.crashes.length === crashesBefore) {
+      const eslint = stats.parseErrors === parseErrorsBefore;
+      const parser = parseProblem(file, mutant.text) === undefined;
+      if (eslint !== parser) result.verdictMismatches.push({ iteration: i, file, eslint, parser });
+    }
     for (const crash of stats.crashes.slice(crashesBefore)) result.failures.push({ iteration: i, file, kinds: mutant.kinds, message: crash.message });
   }
   return result;
@@ -121,6 +131,8 @@ export function formatFuzz(result: FuzzResult, seed: number, seconds: number): s
     `fuzz: ${result.iterations} mutants (seed ${seed}) in ${seconds.toFixed(1)} s; ${result.parsed} still parsed, findings: ${findings.join(', ') || 'none'}`,
     `fuzz: fixes and suggestions re-parsed: ${Object.values(result.stats.fixesApplied).reduce((a, b) => a + b, 0)}, failures: ${result.stats.fixFailures.length}`,
     ...result.stats.fixFailures.slice(0, 10).map((f) => `  ${path.relative(repoRoot, f.file)} ${f.ruleId}/${f.kind}: ${f.message}`),
+    `fuzz: parse verdicts where the parser alone and ESLint disagree: ${result.verdictMismatches.length}`,
+    ...result.verdictMismatches.slice(0, 10).map((m) => `  #${m.iteration} ${path.relative(repoRoot, m.file)}: ESLint ${m.eslint ? 'parses' : 'fails'}, parser ${m.parser ? 'parses' : 'fails'}`),
     `fuzz: crashes: ${result.failures.length}`,
     ...result.failures.slice(0, 10).map((f) => `  #${f.iteration} ${path.relative(repoRoot, f.file)} [${f.kinds.join(',')}]: ${f.message.split('\n').slice(0, 6).join('\n    ')}`),
   ].join('\n');
@@ -132,5 +144,5 @@ if (require.main === module) {
   const started = Date.now();
   const result = fuzz(fuzzInputs(Number(values.sample)), Number(values.iterations), seed);
   process.stdout.write(`${formatFuzz(result, seed, (Date.now() - started) / 1000)}\n`);
-  process.exitCode = result.failures.length > 0 ? 1 : 0;
+  process.exitCode = result.failures.length > 0 || result.verdictMismatches.length > 0 || result.stats.fixFailures.length > 0 ? 1 : 0;
 }

@@ -704,6 +704,7 @@ function pushFanOut(ctx: CollectionContext, variable: TSESLint.Scope.Variable, m
       : expressionWork(ctx, value);
     if (work !== 'async') continue;
     if ((around.collection && isHandlerList(around.collection)) || callsLoopItem(ctx.sourceCode, value, around.loop)) continue;
+    if (isTeardownCall(value, loopItemNames(around.loop))) continue;
     return { shape: 'push', mapCall: null, collection: around.collection, work: value, size: around.size, origin: call, loop: around.loop, count: 0 };
   }
   return null;
@@ -730,15 +731,26 @@ function isHandlerList(collection: TSESTree.Node): boolean {
 /**
  * Closing what the program already holds (`sockets.map((s) => s.close())`) ends work rather than
  * starting it: nothing is sent downstream, and the objects were opened under their own limits.
+ * Method names count with a suffix too (`endSession`, `closeAll`), except after `cancel`/`abort`;
+ * a function given the item (`this.kill(child)`) only under the plain verb, since
+ * `closeTicket(ticket.id)` is a request.
  */
-const TEARDOWN_METHODS: ReadonlySet<string> = new Set([
+const TEARDOWN_METHODS: readonly string[] = [
   'close', 'dispose', 'destroy', 'end', 'stop', 'terminate', 'shutdown', 'kill', 'abort', 'cancel', 'disconnect', 'quit', 'unsubscribe',
-]);
+];
 
-function isTeardown(mapper: TSESTree.Node): boolean {
+/** Verbs that also start requests when they name an object (`cancelOrder`, `abortUpload`): exact names only. */
+const EXACT_ONLY: ReadonlySet<string> = new Set(['cancel', 'abort']);
+
+function isTeardownMethod(name: string): boolean {
+  return TEARDOWN_METHODS.some((verb) => name === verb ||
+    (!EXACT_ONLY.has(verb) && name.startsWith(verb) && /[A-Z_]/.test(name.charAt(verb.length))));
+}
+
+/** A mapper that tears its item down: `(s) => s.close()`, `({ client }) => client.end()`, `function (c) { return c.quit(); }`. */
+export function isTeardown(mapper: TSESTree.Node): boolean {
   const fn = skipTransparent(mapper);
-  if (!isFunctionNode(fn) || fn.params[0]?.type !== AST_NODE_TYPES.Identifier) return false;
-  const item = fn.params[0].name;
+  if (!isFunctionNode(fn) || !fn.params[0]) return false;
   let body: TSESTree.Node = fn.body;
   if (body.type === AST_NODE_TYPES.BlockStatement) {
     const [only] = body.body;
@@ -747,14 +759,75 @@ function isTeardown(mapper: TSESTree.Node): boolean {
     else if (only.type === AST_NODE_TYPES.ExpressionStatement) body = only.expression;
     else return false;
   }
-  let call = skipTransparent(body);
+  return isTeardownCall(body, boundNames(fn.params[0]));
+}
+
+/**
+ * `s.close()`, `await s.close()`, `entry.client.end()`, `node.quit().catch(ignore)`, `this.kill(c)`:
+ * a call that tears down one of `items` (names bound to the current item).
+ */
+function isTeardownCall(value: TSESTree.Node, items: ReadonlySet<string>): boolean {
+  if (items.size === 0) return false;
+  let call = skipTransparent(value);
   if (call.type === AST_NODE_TYPES.AwaitExpression) call = skipTransparent(call.argument);
+  // Look through handlers chained on the teardown: `node.quit().catch(ignore)`.
+  while (call.type === AST_NODE_TYPES.CallExpression && call.callee.type === AST_NODE_TYPES.MemberExpression &&
+    CHAIN_METHODS.has(staticPropertyName(call.callee) ?? '') && skipTransparent(call.callee.object).type === AST_NODE_TYPES.CallExpression) {
+    call = skipTransparent(call.callee.object);
+  }
   if (call.type !== AST_NODE_TYPES.CallExpression) return false;
   const callee = skipTransparent(call.callee);
-  return callee.type === AST_NODE_TYPES.MemberExpression &&
-    skipTransparent(callee.object).type === AST_NODE_TYPES.Identifier &&
-    (skipTransparent(callee.object) as TSESTree.Identifier).name === item &&
-    TEARDOWN_METHODS.has(staticPropertyName(callee) ?? '');
+  const name = callee.type === AST_NODE_TYPES.Identifier ? callee.name
+    : callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
+  if (name === null) return false;
+  if (callee.type === AST_NODE_TYPES.MemberExpression && isTeardownMethod(name) && items.has(rootName(callee.object) ?? '')) return true;
+  const first = call.arguments[0];
+  return TEARDOWN_METHODS.includes(name) && first !== undefined && items.has(rootName(first) ?? '');
+}
+
+/** `a` for `a`, `a.b.c`, `a[k]`; null for anything else. */
+function rootName(node: TSESTree.Node): string | null {
+  let expr = skipTransparent(node);
+  while (expr.type === AST_NODE_TYPES.MemberExpression) expr = skipTransparent(expr.object);
+  return expr.type === AST_NODE_TYPES.Identifier ? expr.name : null;
+}
+
+/** Every name a binding pattern declares: `x`, `{ a, b: { c } }`, `[d, ...e]`, `f = 1`. */
+function boundNames(pattern: TSESTree.Node | null | undefined, into = new Set<string>()): Set<string> {
+  if (!pattern) return into;
+  switch (pattern.type) {
+    case AST_NODE_TYPES.Identifier:
+      into.add(pattern.name);
+      break;
+    case AST_NODE_TYPES.ObjectPattern:
+      for (const p of pattern.properties) boundNames(p.type === AST_NODE_TYPES.RestElement ? p.argument : p.value, into);
+      break;
+    case AST_NODE_TYPES.ArrayPattern:
+      for (const element of pattern.elements) boundNames(element, into);
+      break;
+    case AST_NODE_TYPES.AssignmentPattern:
+      boundNames(pattern.left, into);
+      break;
+    case AST_NODE_TYPES.RestElement:
+      boundNames(pattern.argument, into);
+      break;
+    case AST_NODE_TYPES.VariableDeclaration:
+      for (const d of pattern.declarations) boundNames(d.id, into);
+      break;
+    default:
+      break;
+  }
+  return into;
+}
+
+/** The names a push loop binds to its current item: `for (const { conn } of …)`, `xs.forEach((x) => …)`. */
+function loopItemNames(loop: TSESTree.Node): Set<string> {
+  if (loop.type === AST_NODE_TYPES.ForOfStatement || loop.type === AST_NODE_TYPES.ForInStatement) return boundNames(loop.left);
+  if (loop.type === AST_NODE_TYPES.CallExpression) {
+    const fn = loop.arguments[0];
+    return isFunctionNode(fn) ? boundNames(fn.params[0]) : new Set();
+  }
+  return new Set();
 }
 
 /** `fns.map((fn) => fn(x))`, `entries.map(({ callback }) => callback())`: each item is the function called. */

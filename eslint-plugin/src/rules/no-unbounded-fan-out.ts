@@ -3,7 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CollectionContext, FanOut, TextEdit } from '../analysis';
 import {
   collectionSize, constNumber, createCollectionTypes, defaultImport, describeFanOut, findObjectProperty, fitsPMap,
-  freeName, importedModules, isGlobalName, limitedMapper, limitedValue, limiterDeclaration, mapperWork,
+  freeName, importedModules, isGlobalName, isTeardown, limitedMapper, limitedValue, limiterDeclaration, mapperWork,
   nearestDependencies, refMatches, resolveReference, skipTransparent, soleBatch, statementAnchor, staticPropertyName,
 } from '../analysis';
 import { createRule } from '../util/createRule';
@@ -218,7 +218,7 @@ export default createRule<Options, MessageId>({
       if (prop && constNumber(sourceCode, prop.value) !== Infinity) return;
       const size = collectionSize(collections(), input);
       if (size.kind === 'bounded' && size.count <= maxElements) return;
-      if (mapperWork(collections(), mapper) !== 'async') return;
+      if (mapperWork(collections(), mapper) !== 'async' || isTeardown(mapper)) return;
       const edit: TextEdit = prop
         ? { range: prop.value.range, text: concurrency }
         : options

@@ -334,6 +334,38 @@ export function run(users: string[], size: number) {
     await page.dispose();
   }));
 }`,
+    // Handlers chained on the teardown, destructured items, suffixed verbs, the item handed to a teardown.
+    `export async function quitAll(nodes: () => { quit(): Promise<void> }[]) {
+  await Promise.all(nodes().map((node) => node.quit().catch(() => undefined)));
+}`,
+    `export async function closeSessions(sessions: Set<{ endSession(): Promise<void> }>) {
+  const ends = Array.from(sessions, (session) => session.endSession());
+  await Promise.all(ends);
+}`,
+    `export async function release(entries: { client: { end(): Promise<void> } }[]) {
+  await Promise.all(entries.map(({ client }) => client.end()));
+}`,
+    `export class Pool {
+  kill(child: unknown, signal: string): Promise<void> { return Promise.resolve(); }
+  async clean(children: unknown[]) {
+    await Promise.all(children.map((c) => this.kill(c, 'SIGTERM')));
+  }
+}`,
+    // One promise pushed per held client, all closing.
+    `export async function close(clients: Map<string, { dispatcher: { close(): Promise<void> } }>) {
+  const closing: Promise<void>[] = [];
+  for (const { dispatcher } of clients.values()) {
+    closing.push(dispatcher.close());
+  }
+  await Promise.all(closing);
+}`,
+    // bluebird's map with a function expression that quits each client.
+    `import Bluebird from 'bluebird';
+export function quit(servers: { quit(): Promise<void> }[]) {
+  return Bluebird.map(servers, function (client) {
+    return client.quit();
+  });
+}`,
     // --- fan-out over registered code, not data: the list is as long as the program made it ---
     // Each item is itself the function called (Azure's abortable builders): one call per callback.
     `export async function race(builders: Array<(o: { signal: AbortSignal }) => Promise<string>>, signal: AbortSignal) {
@@ -366,6 +398,26 @@ const invalid: InvalidTestCase<MessageId, Options>[] = [
   await Promise.all(tasks.map((task) => task()));
 }`,
     errors: [{ messageId: 'unboundedFanOut', line: 3, column: 9 }],
+  },
+  {
+    // Near misses of teardown: a request that cancels, a function handed only part of the item.
+    code: `export class Shop {
+  cancelOrder(order: string): Promise<void> { return Promise.resolve(); }
+  async cancelAll(orders: { cancelRefund(): Promise<void> }[], ids: string[]) {
+    await Promise.all(ids.map((id) => this.cancelOrder(id)));
+    await Promise.all(orders.map((order) => order.cancelRefund()));
+  }
+}`,
+    errors: [{ messageId: 'unboundedFanOut', line: 4, column: 11 }, { messageId: 'unboundedFanOut', line: 5, column: 11 }],
+  },
+  {
+    code: `export async function closeTickets(api: { closeTicket(id: string): Promise<void> }, tickets: { id: string }[]) {
+  await Promise.all(tickets.map((ticket) => api.closeTicket(ticket.id)));
+  const pending: Promise<void>[] = [];
+  for (const ticket of tickets) pending.push(api.closeTicket(ticket.id));
+  await Promise.all(pending);
+}`,
+    errors: [{ messageId: 'unboundedFanOut', line: 2, column: 9 }, { messageId: 'unboundedFanOut', line: 5, column: 9 }],
   },
   {
     // A method on each item is work per data item, even when the item is an object.
