@@ -388,7 +388,12 @@ export function isVariableRead(sourceCode: Services, id: TSESTree.Identifier): b
   return variable.references.some((ref) => ref.isRead() && ref.identifier.parent?.type !== AST_NODE_TYPES.ExpressionStatement);
 }
 
-/** An async callback whose whole body sits in `try { … } catch`, or whose returned chain handles rejection. */
+/**
+ * An async function that cannot reject: its returned chain handles rejection, or every statement
+ * of its body is guarded — a `try { … } catch`, a `return` or declaration of something that cannot
+ * throw, an `if` on a plain condition whose branches are guarded (fastify's
+ * `if (fn.length === 1) { try … catch …; return } try … catch …`).
+ */
 export function isRejectionGuarded(fn: FunctionNode): boolean {
   const body = fn.body;
   if (!body) return false;
@@ -398,8 +403,70 @@ export function isRejectionGuarded(fn: FunctionNode): boolean {
     const name = staticPropertyName(expr.callee);
     return (name === 'catch' && expr.arguments.length >= 1) || (name === 'then' && expr.arguments.length >= 2);
   }
-  const only = body.body.length === 1 ? body.body[0] : undefined;
-  return only?.type === AST_NODE_TYPES.TryStatement && only.handler !== null;
+  return body.body.some((s) => s.type === AST_NODE_TYPES.TryStatement) && body.body.every(isGuardedStatement);
+}
+
+function isGuardedStatement(statement: TSESTree.Statement): boolean {
+  switch (statement.type) {
+    case AST_NODE_TYPES.TryStatement:
+      return statement.handler !== null;
+    case AST_NODE_TYPES.BlockStatement:
+      return statement.body.every(isGuardedStatement);
+    case AST_NODE_TYPES.EmptyStatement:
+      return true;
+    case AST_NODE_TYPES.ReturnStatement:
+      return !statement.argument || cannotThrow(statement.argument);
+    case AST_NODE_TYPES.VariableDeclaration:
+      return statement.declarations.every((d) => d.id.type === AST_NODE_TYPES.Identifier && (!d.init || cannotThrow(d.init)));
+    case AST_NODE_TYPES.IfStatement:
+      return isPlainCondition(statement.test) && isGuardedStatement(statement.consequent) &&
+        (!statement.alternate || isGuardedStatement(statement.alternate));
+    default:
+      return false;
+  }
+}
+
+/** A condition that calls nothing and awaits nothing: names, literals, property reads, operators on them. */
+function isPlainCondition(expr: TSESTree.Node): boolean {
+  switch (expr.type) {
+    case AST_NODE_TYPES.Identifier:
+    case AST_NODE_TYPES.Literal:
+    case AST_NODE_TYPES.ThisExpression:
+      return true;
+    case AST_NODE_TYPES.MemberExpression:
+      return !expr.computed && isPlainCondition(expr.object);
+    case AST_NODE_TYPES.UnaryExpression:
+      return expr.operator !== 'delete' && isPlainCondition(expr.argument);
+    case AST_NODE_TYPES.BinaryExpression:
+      return expr.operator !== 'in' && expr.operator !== 'instanceof' && isPlainCondition(expr.left) && isPlainCondition(expr.right);
+    case AST_NODE_TYPES.LogicalExpression:
+      return isPlainCondition(expr.left) && isPlainCondition(expr.right);
+    default:
+      return false;
+  }
+}
+
+/** Expressions whose evaluation cannot throw: names, literals, functions, plain literals of those, `Date.now()`. */
+export function cannotThrow(expr: TSESTree.Node): boolean {
+  switch (expr.type) {
+    case AST_NODE_TYPES.Identifier:
+    case AST_NODE_TYPES.Literal:
+    case AST_NODE_TYPES.ArrowFunctionExpression:
+    case AST_NODE_TYPES.FunctionExpression:
+      return true;
+    case AST_NODE_TYPES.ObjectExpression:
+      return expr.properties.every((p) => p.type === AST_NODE_TYPES.Property && !p.computed && cannotThrow(p.value));
+    case AST_NODE_TYPES.ArrayExpression:
+      return expr.elements.every((e) => e === null || cannotThrow(e));
+    case AST_NODE_TYPES.CallExpression: {
+      // `Date.now()` only: any other call may throw.
+      const callee = expr.callee;
+      return expr.arguments.length === 0 && callee.type === AST_NODE_TYPES.MemberExpression &&
+        callee.object.type === AST_NODE_TYPES.Identifier && callee.object.name === 'Date' && staticPropertyName(callee) === 'now';
+    }
+    default:
+      return false;
+  }
 }
 
 /**

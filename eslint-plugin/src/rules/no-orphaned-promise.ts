@@ -3,7 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CallPattern, PromiseOrigin, TypeOracle } from '../analysis';
 import {
   callPatternListSchema, chainRootText, createTypeOracle, droppedExpressions, findVariable, forOfRewrite,
-  getAsyncContext, isFunctionNode, isPromiseHandled, isRejectionGuarded, isVariableRead, matchesAllowList,
+  cannotThrow, getAsyncContext, isFunctionNode, isPromiseHandled, isRejectionGuarded, isVariableRead, matchesAllowList,
   promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
 } from '../analysis';
 import { createRule } from '../util/createRule';
@@ -279,27 +279,6 @@ function isExecutorGuarded(fn: TSESTree.FunctionLike): boolean {
     statement.declarations.every((d) => d.id.type === AST_NODE_TYPES.Identifier && (!d.init || cannotThrow(d.init))));
 }
 
-function cannotThrow(expr: TSESTree.Node): boolean {
-  switch (expr.type) {
-    case AST_NODE_TYPES.Identifier:
-    case AST_NODE_TYPES.Literal:
-    case AST_NODE_TYPES.ArrowFunctionExpression:
-    case AST_NODE_TYPES.FunctionExpression:
-      return true;
-    case AST_NODE_TYPES.ObjectExpression:
-      return expr.properties.every((p) => p.type === AST_NODE_TYPES.Property && !p.computed && cannotThrow(p.value));
-    case AST_NODE_TYPES.ArrayExpression:
-      return expr.elements.every((e) => e === null || cannotThrow(e));
-    case AST_NODE_TYPES.CallExpression: {
-      // `Date.now()` only: any other call may throw.
-      const callee = expr.callee;
-      return expr.arguments.length === 0 && callee.type === AST_NODE_TYPES.MemberExpression &&
-        callee.object.type === AST_NODE_TYPES.Identifier && callee.object.name === 'Date' && staticPropertyName(callee) === 'now';
-    }
-    default:
-      return false;
-  }
-}
 
 function hasAsyncExecutor(expr: TSESTree.Node): boolean {
   const executor = expr.type === AST_NODE_TYPES.NewExpression ? expr.arguments[0] : undefined;

@@ -239,6 +239,24 @@ describe('isRejectionGuarded', () => {
     assert.equal(guarded('on(async () => a().then(ok, log));'), true);
   });
 
+  it('accepts guarded statements around try/catch: plain ifs, bare returns, safe declarations', () => {
+    assert.equal(guarded(`on(async (fn, done) => {
+  if (fn.length === 1) {
+    try { fn(done); } catch (e) { done(e); }
+    return;
+  }
+  const started = Date.now();
+  try { await fn(); done(); } catch (e) { done(e); }
+});`), true);
+  });
+
+  it('rejects an if that calls something, a statement outside the guards, a body with no try', () => {
+    assert.equal(guarded('on(async (fn) => { if (ready()) { try { await fn(); } catch {} } });'), false);
+    assert.equal(guarded('on(async (fn) => { if (fn.ok) return; prepare(); try { await fn(); } catch {} });'), false);
+    assert.equal(guarded('on(async (fn) => { const x = load(); try { await fn(x); } catch {} });'), false);
+    assert.equal(guarded('on(async (fn) => { if (fn.ok) return; });'), false);
+  });
+
   it('rejects try/finally, statements outside the try, and unhandled bodies', () => {
     assert.equal(guarded('on(async () => { try { await a(); } finally { done(); } });'), false);
     assert.equal(guarded('on(async () => { try { await a(); } catch {} await b(); });'), false);

@@ -190,6 +190,18 @@ function onPacket(id: number) { handleRequest(id); }`,
   `function onMessage(msg: string) {
   (async () => { try { await fetch(msg); } catch (error) { console.error(error); } })();
 }`,
+  // Every statement guarded (fastify's hook runner): a plain if around a try/catch and a return,
+  // then a try/catch.
+  `function runHooks(hooks: Array<(done?: (e?: unknown) => void) => unknown>, done: (e?: unknown) => void) {
+  wrap(hooks[0]!, done);
+}
+async function wrap(fn: (done?: (e?: unknown) => void) => unknown, done: (e?: unknown) => void) {
+  if (fn.length === 1) {
+    try { fn(done); } catch (error) { done(error); }
+    return;
+  }
+  try { await fn(); done(); } catch (error) { done(error); }
+}`,
   // An emitter named for awaiting its listeners (secretlint's PromiseEventEmitter, Emittery):
   // `emit` returns their promises, so the rejection reaches whoever awaits `emit`.
   `import { PromiseEventEmitter } from './events';
@@ -721,6 +733,27 @@ setImmediate(async () => { await fetch('a'); });`,
 const events = new EventEmitter();
 events.on('lint', async () => { await fetch('a'); });`,
     errors: [{ messageId: 'asyncCallbackIgnored', line: 3, column: 19 }],
+  },
+  {
+    // Near miss of the guarded hook runner: the condition calls something that can throw.
+    code: `async function wrap(fn: () => Promise<void>, ready: () => boolean) {
+  if (ready()) {
+    try { await fn(); } catch (error) { console.error(error); }
+  }
+}
+function run(fn: () => Promise<void>) { wrap(fn, () => true); }`,
+    errors: [{
+      messageId: 'orphanedPromise', line: 6, column: 41,
+      suggestions: [{
+        messageId: 'addVoid',
+        output: `async function wrap(fn: () => Promise<void>, ready: () => boolean) {
+  if (ready()) {
+    try { await fn(); } catch (error) { console.error(error); }
+  }
+}
+function run(fn: () => Promise<void>) { void wrap(fn, () => true); }`,
+      }],
+    }],
   },
   {
     // A dropped callee guarded only by try/finally still rejects.
