@@ -64,7 +64,8 @@ async function oxlintRow(ctx, { dump = null } = {}) {
   const config = {
     plugins: [],
     categories: { correctness: 'off' },
-    jsPlugins: [path.join(HERE, 'oxlint-plugin.mjs')],
+    // The built plugin itself, as oxlint users load it: no shim.
+    jsPlugins: [fileURLToPath(import.meta.resolve('eslint-plugin-async-hazards'))],
     rules,
   };
   const configFile = path.join(ctx.tmp, 'oxlintrc.json');
