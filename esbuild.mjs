@@ -27,6 +27,20 @@ function typescriptLibFiles(outdir) {
     .map((name) => ({ from: path.join(typescriptLib, name), to: path.join(outdir, name) }));
 }
 
+/**
+ * jiti, which ESLint imports at run time to load `eslint.config.ts` on Node versions without
+ * TypeScript stripping (VS Code's extension host runs Node 20). It loads its Babel part through
+ * `createRequire(import.meta.url)`, which a CommonJS bundle cannot follow, so the package's
+ * run-time files sit next to the bundle in `node_modules/jiti`, where `import('jiti')` finds them.
+ */
+function jitiFiles(outdir) {
+  const jitiRoot = path.dirname(require.resolve('jiti/package.json'));
+  return ['package.json', 'LICENSE', 'lib/jiti.mjs', 'lib/jiti.cjs', 'dist/jiti.cjs', 'dist/babel.cjs'].map((file) => ({
+    from: path.join(jitiRoot, file),
+    to: path.join(outdir, 'node_modules', 'jiti', file),
+  }));
+}
+
 /** The rule docs, for "Show documentation" and hover, readable offline. */
 function ruleDocs(outdir) {
   if (!fs.existsSync(pluginDocs)) return [];
@@ -46,7 +60,8 @@ const nodeBundle = {
   // No keepNames: it wraps every function expression in a naming call, which made the bundled
   // TypeScript parser (closures per node) about 2× slower.
   logLevel: 'warning',
-  // Optional native or loader packages ESLint probes for at run time; absent is fine.
+  // ESLint's TypeScript config loader, imported at run time from node_modules/jiti next to the
+  // bundle (copied there by jitiFiles).
   external: ['jiti', 'jiti/*'],
 };
 
@@ -62,7 +77,11 @@ export const targets = [
       entryPoints: [path.join(root, 'server/src/server.ts')],
       outfile: path.join(root, 'server/dist/server.js'),
     },
-    copy: () => [...typescriptLibFiles(path.join(root, 'server/dist')), ...ruleDocs(path.join(root, 'server/dist'))],
+    copy: () => [
+      ...typescriptLibFiles(path.join(root, 'server/dist')),
+      ...ruleDocs(path.join(root, 'server/dist')),
+      ...jitiFiles(path.join(root, 'server/dist')),
+    ],
   },
   {
     // The CLI: its own bundle next to the server's; `--stdio` loads ./server.js from the same folder.
@@ -88,6 +107,7 @@ export const targets = [
       { from: path.join(root, 'server/dist/server.js'), to: path.join(root, 'client/dist/server.js') },
       ...typescriptLibFiles(path.join(root, 'client/dist')),
       ...ruleDocs(path.join(root, 'client/dist')),
+      ...jitiFiles(path.join(root, 'client/dist')),
     ],
   },
 ];

@@ -132,6 +132,10 @@ export function isSupportedFile(filePath: string): boolean {
 }
 
 export function createLinter(options: CreateLinterOptions): AsyncHazardsLinter {
+  // ESLint loads `eslint.config.ts` through jiti, which by default caches the transpiled config in
+  // a node_modules/.cache next to itself: inside the installed extension or package. A config is
+  // only reloaded when it changes, so it is transpiled in memory instead (unless the user set it).
+  process.env.JITI_FS_CACHE ??= 'false';
   return new LintCore(options);
 }
 

@@ -32,6 +32,8 @@ export const uriOf = (file: string): string => pathToFileURL(file).href;
 export interface HarnessOptions {
   /** Workspace folders (absolute paths). */
   folders: string[];
+  /** The server bundle to run; `server/dist/server.js` by default. */
+  serverPath?: string;
   initializationOptions?: Record<string, unknown>;
   /** `asyncHazards` settings answered to `workspace/configuration`, optionally per scope URI prefix. */
   settings?: Record<string, unknown>;
@@ -66,10 +68,11 @@ export class LspHarness {
   }
 
   static async start(options: HarnessOptions): Promise<{ harness: LspHarness; initializeResult: InitializeResult }> {
-    await fs.promises.access(serverPath).catch(() => {
-      throw new Error(`${serverPath} is missing: run npm run build first`);
+    const bundle = options.serverPath ?? serverPath;
+    await fs.promises.access(bundle).catch(() => {
+      throw new Error(`${bundle} is missing: run npm run build first`);
     });
-    const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: 'pipe', env: { ...process.env, ...options.env } });
+    const child = spawn(process.execPath, [bundle, '--stdio'], { stdio: 'pipe', env: { ...process.env, ...options.env } });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const harness = new LspHarness(child, connection, options);
     child.stderr.on('data', (chunk: Buffer) => {

@@ -1,11 +1,13 @@
 // Workspace trust, workspace ESLint configs and multi-root folders, and the workspace scan.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CodeAction, WorkspaceDiagnosticReport } from 'vscode-languageserver-protocol';
 import type { ScanSummary } from '../../server/src/protocol';
 import { ALIASED_CONFIG, FAILING_CONFIG, HAZARDS_TS, makeFolder } from './fixtures';
-import { LspHarness, uriOf } from './harness';
+import { LspHarness, serverPath, uriOf } from './harness';
 
 const codes = (diagnostics: Array<{ code?: unknown; severity?: number }>): Array<[unknown, number | undefined]> => diagnostics.map((d) => [d.code, d.severity]);
 
@@ -125,5 +127,44 @@ describe('workspace scan', () => {
     await harness.close(later);
     const next = await pending;
     assert.deepEqual(next.items.map((i) => [i.uri, i.kind === 'full' ? i.items.length : -1]), [[uriOf(path.join(folder.dir, 'src', 'later.js')), 1]]);
+  });
+});
+
+describe('a trusted eslint.config.ts', () => {
+  let harness: LspHarness;
+  let folder: ReturnType<typeof makeFolder>;
+  let dist: string;
+
+  before(async () => {
+    // The bundle runs from a copy outside the repository, as the extension's does, so `jiti` can
+    // only come from the node_modules/jiti shipped next to it, not from the repository's own.
+    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'async-hazards-dist-'));
+    fs.cpSync(path.dirname(serverPath), dist, { recursive: true });
+    // The same config written in TypeScript: a type annotation Node 20 cannot run by itself.
+    const config = ALIASED_CONFIG.replace("'hazards/no-orphaned-promise': 'warn'", "'hazards/no-orphaned-promise': orphans")
+      .replace('export default', "const orphans: 'warn' | 'error' = 'warn';\n\nexport default");
+    folder = makeFolder('ts-config', { 'eslint.config.ts': config, 'a.ts': HAZARDS_TS });
+    ({ harness } = await LspHarness.start({
+      folders: [folder.dir],
+      serverPath: path.join(dist, 'server.js'),
+      settings: { typeAware: 'off' },
+      initializationOptions: { workspaceTrusted: true },
+    }));
+  });
+  after(async () => {
+    await harness.shutdown();
+    folder.remove();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('is loaded with the jiti shipped next to the bundle: its severities apply', async () => {
+    const uri = await harness.open(path.join(folder.dir, 'a.ts'));
+    assert.deepEqual(codes(await harness.diagnostics(uri)), [
+      ['async-hazards/no-orphaned-promise', 2],
+      ['async-hazards/release-in-finally', 1],
+      ['async-hazards/no-unbounded-fan-out', 1],
+    ]);
+    assert.deepEqual(harness.shownMessages().filter((m) => m.includes('eslint.config.ts')), []);
+    assert.equal(fs.existsSync(path.join(dist, 'node_modules', '.cache')), false, 'jiti wrote a cache next to the bundle');
   });
 });
