@@ -60,6 +60,20 @@ describe('getCallGraph: functions', () => {
     assert.equal(summary('onTick').isAsync, false);
   });
 
+  it('finds the same functions, in source order, with or without a scope manager', () => {
+    const parsed = parse([
+      `function outer() { return [1].map((x) => x); }`,
+      `class C { async m() { const inner = function named() {}; return inner; } }`,
+      `const top = async () => {};`,
+    ].join('\n'));
+    const withScopes = getCallGraph(parsed.sourceCode).functions.map((f) => f.node);
+    const bare = Object.create(parsed.sourceCode, { scopeManager: { value: null } }) as typeof parsed.sourceCode;
+    const walked = getCallGraph(bare).functions.map((f) => f.node);
+    assert.equal(withScopes.length, 5);
+    assert.deepEqual(withScopes, walked);
+    assert.deepEqual(withScopes.map((n) => n.range[0]), [...withScopes.map((n) => n.range[0])].sort((a, b) => a - b));
+  });
+
   it('anonymous callbacks are functions with a null name', () => {
     const { parsed, graph } = graphOf(`[1].map((x) => x);`);
     const arrow = parsed.all(AST_NODE_TYPES.ArrowFunctionExpression)[0];
