@@ -73,6 +73,12 @@ describe('the server bundled in the extension (client/dist/server.js)', () => {
     }
   });
 
+  it('has the jiti files ESLint imports for eslint.config.ts next to it', async () => {
+    for (const file of ['package.json', 'lib/jiti.mjs', 'dist/jiti.cjs', 'dist/babel.cjs']) {
+      assert.ok(await exists(path.join(path.dirname(BUNDLE), 'node_modules', 'jiti', file)), `jiti/${file} missing next to the bundle`);
+    }
+  });
+
   it('finds an orphaned promise that only type information reveals, with no node_modules', { timeout: TIMEOUT_MS }, async () => {
     assert.ok(!(await exists(path.join(folder, 'node_modules'))));
     const uri = pathToFileURL(path.join(folder, 'src/sync.ts')).href;
