@@ -1,9 +1,9 @@
 // Installable as users install it: pack the built plugin, install the tarball from disk into fresh
-// projects outside this repository (a JavaScript-only one and a TypeScript 6 one), and lint a
-// hazardous file there with the installed ESLint and `configs.recommended`.
+// projects outside this repository (a JavaScript-only one on ESLint 9 and a TypeScript 6 one on
+// ESLint 10), and lint a hazardous file there with the installed ESLint and `configs.recommended`.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -90,6 +90,10 @@ describe('installable as users install it', { timeout: 240_000 }, () => {
       'hazard.js': HAZARD_JS,
       'clean.js': CLEAN_JS,
     });
+    // The samples' JavaScript files: a file lock and dropped promises, for more rules on ESLint 9.
+    for (const file of ['lockfile.js', 'notify.js']) {
+      await copyFile(path.join(PLUGIN_DIR, '..', 'samples', 'src', 'legacy', file), path.join(jsProject, file));
+    }
     tsProject = path.join(work, 'ts-project');
     await writeFiles(tsProject, {
       'package.json': JSON.stringify({ name: 'ts-project', private: true, type: 'module' }, null, 2),
@@ -103,7 +107,7 @@ describe('installable as users install it', { timeout: 240_000 }, () => {
     });
     // Both installs at once: they share npm's cache and nothing else.
     await Promise.all([
-      npmInstall(jsProject, [tarball, 'eslint@10.15.0']),
+      npmInstall(jsProject, [tarball, 'eslint@9.39.5']),
       npmInstall(tsProject, [tarball, 'eslint@10.15.0', 'typescript@6.0.3']),
     ]);
   });
@@ -124,10 +128,15 @@ describe('installable as users install it', { timeout: 240_000 }, () => {
     assert.ok(!files.some((f) => f.startsWith('package/src/') || f.startsWith('package/tests/')), files.join('\n'));
   });
 
-  it('JavaScript-only project (CommonJS config): a blocking call in async code is reported', async () => {
+  it('JavaScript-only project on ESLint 9 (CommonJS config): a blocking call in async code is reported', async () => {
     const results = await eslint(jsProject, ['hazard.js', 'clean.js']);
     assert.deepEqual(findings(results, 'hazard.js'), ['4 async-hazards/no-blocking-in-async']);
     assert.deepEqual(findings(results, 'clean.js'), []);
+    const more = await eslint(jsProject, ['lockfile.js', 'notify.js']);
+    assert.deepEqual(findings(more, 'lockfile.js'), ['16 async-hazards/release-in-finally']);
+    assert.deepEqual(findings(more, 'notify.js'), ['11 async-hazards/no-orphaned-promise', '12 async-hazards/no-orphaned-promise']);
+    const installed = await run(process.execPath, ['-p', "require('eslint/package.json').version"], { cwd: jsProject });
+    assert.match(installed.stdout.trim(), /^9\./);
   });
 
   it('TypeScript 6 project (ESM config): a blocking call in async code is reported', async () => {
