@@ -138,8 +138,8 @@ describe('a trusted eslint.config.ts', () => {
   before(async () => {
     // The bundle runs from a copy outside the repository, as the extension's does, so `jiti` can
     // only come from the node_modules/jiti shipped next to it, not from the repository's own.
-    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'async-hazards-dist-'));
-    fs.cpSync(path.dirname(serverPath), dist, { recursive: true });
+    dist = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'async-hazards-dist-'));
+    await fs.promises.cp(path.dirname(serverPath), dist, { recursive: true });
     // The same config written in TypeScript: a type annotation Node 20 cannot run by itself.
     const config = ALIASED_CONFIG.replace("'hazards/no-orphaned-promise': 'warn'", "'hazards/no-orphaned-promise': orphans")
       .replace('export default', "const orphans: 'warn' | 'error' = 'warn';\n\nexport default");
@@ -154,7 +154,7 @@ describe('a trusted eslint.config.ts', () => {
   after(async () => {
     await harness.shutdown();
     folder.remove();
-    fs.rmSync(dist, { recursive: true, force: true });
+    await fs.promises.rm(dist, { recursive: true, force: true });
   });
 
   it('is loaded with the jiti shipped next to the bundle: its severities apply', async () => {
@@ -165,6 +165,7 @@ describe('a trusted eslint.config.ts', () => {
       ['async-hazards/no-unbounded-fan-out', 1],
     ]);
     assert.deepEqual(harness.shownMessages().filter((m) => m.includes('eslint.config.ts')), []);
-    assert.equal(fs.existsSync(path.join(dist, 'node_modules', '.cache')), false, 'jiti wrote a cache next to the bundle');
+    const cache = await fs.promises.stat(path.join(dist, 'node_modules', '.cache')).then(() => true, () => false);
+    assert.equal(cache, false, 'jiti wrote a cache next to the bundle');
   });
 });
