@@ -133,7 +133,7 @@ interface FlatConfigShape {
   settings?: Record<string, unknown>;
 }
 
-async function exists(file: string): Promise<boolean> {
+export async function exists(file: string): Promise<boolean> {
   try {
     await fs.access(file);
     return true;

@@ -9,6 +9,13 @@ import type { ScanSummary } from '../../server/src/protocol';
 import { ALIASED_CONFIG, FAILING_CONFIG, HAZARDS_TS, makeFolder } from './fixtures';
 import { LspHarness, serverPath, uriOf } from './harness';
 
+/** What ALIASED_CONFIG makes of HAZARDS_TS: orphaned promise at warn, the others at error, blocking off. */
+const ALIASED_CONFIG_CODES: Array<[unknown, number | undefined]> = [
+  ['async-hazards/no-orphaned-promise', 2],
+  ['async-hazards/release-in-finally', 1],
+  ['async-hazards/no-unbounded-fan-out', 1],
+];
+
 const codes = (diagnostics: Array<{ code?: unknown; severity?: number }>): Array<[unknown, number | undefined]> => diagnostics.map((d) => [d.code, d.severity]);
 
 describe('workspace configs and trust (multi-root)', () => {
@@ -34,11 +41,7 @@ describe('workspace configs and trust (multi-root)', () => {
 
   it('follows a trusted config that registers the plugin under another alias', async () => {
     const uri = await harness.open(path.join(trusted.dir, 'a.ts'));
-    assert.deepEqual(codes(await harness.diagnostics(uri)), [
-      ['async-hazards/no-orphaned-promise', 2],
-      ['async-hazards/release-in-finally', 1],
-      ['async-hazards/no-unbounded-fan-out', 1],
-    ]);
+    assert.deepEqual(codes(await harness.diagnostics(uri)), ALIASED_CONFIG_CODES);
     const [orphan] = await harness.diagnostics(uri);
     const actions: CodeAction[] = await harness.codeActions(uri, [orphan!]);
     assert.ok(actions.some((a) => a.title === 'Disable hazards/no-orphaned-promise for this line'), actions.map((a) => a.title).join(' | '));
@@ -60,11 +63,7 @@ describe('workspace configs and trust (multi-root)', () => {
   it('follows the config once trust is granted', async () => {
     const uri = uriOf(path.join(untrusted.dir, 'a.ts'));
     await harness.notify('asyncHazards/didGrantTrust', { folders: [uriOf(untrusted.dir)] });
-    assert.deepEqual(codes(await harness.diagnostics(uri)), [
-      ['async-hazards/no-orphaned-promise', 2],
-      ['async-hazards/release-in-finally', 1],
-      ['async-hazards/no-unbounded-fan-out', 1],
-    ]);
+    assert.deepEqual(codes(await harness.diagnostics(uri)), ALIASED_CONFIG_CODES);
   });
 
   it('runs the defaults when a trusted config fails to load, and says so once', async () => {
@@ -159,11 +158,7 @@ describe('a trusted eslint.config.ts', () => {
 
   it('is loaded with the jiti shipped next to the bundle: its severities apply', async () => {
     const uri = await harness.open(path.join(folder.dir, 'a.ts'));
-    assert.deepEqual(codes(await harness.diagnostics(uri)), [
-      ['async-hazards/no-orphaned-promise', 2],
-      ['async-hazards/release-in-finally', 1],
-      ['async-hazards/no-unbounded-fan-out', 1],
-    ]);
+    assert.deepEqual(codes(await harness.diagnostics(uri)), ALIASED_CONFIG_CODES);
     assert.deepEqual(harness.shownMessages().filter((m) => m.includes('eslint.config.ts')), []);
     const cache = await fs.promises.stat(path.join(dist, 'node_modules', '.cache')).then(() => true, () => false);
     assert.equal(cache, false, 'jiti wrote a cache next to the bundle');

@@ -128,3 +128,46 @@ export function findObjectProperty(node: TSESTree.Node, name: string): TSESTree.
   }
   return null;
 }
+
+/**
+ * Every name a binding pattern declares, into `into`: `x`, `{ a, b: { c }, ...d }`, `[e, , ...f]`,
+ * `g = 1`, and each declarator of a `const …` / `let …` (a `for…of` left side).
+ */
+export function patternNames(pattern: TSESTree.Node | null | undefined, into = new Set<string>()): Set<string> {
+  if (!pattern) return into;
+  switch (pattern.type) {
+    case AST_NODE_TYPES.Identifier:
+      into.add(pattern.name);
+      break;
+    case AST_NODE_TYPES.ObjectPattern:
+      for (const p of pattern.properties) patternNames(p.type === AST_NODE_TYPES.Property ? p.value : p.argument, into);
+      break;
+    case AST_NODE_TYPES.ArrayPattern:
+      for (const element of pattern.elements) patternNames(element, into);
+      break;
+    case AST_NODE_TYPES.AssignmentPattern:
+      patternNames(pattern.left, into);
+      break;
+    case AST_NODE_TYPES.RestElement:
+      patternNames(pattern.argument, into);
+      break;
+    case AST_NODE_TYPES.VariableDeclaration:
+      for (const d of pattern.declarations) patternNames(d.id, into);
+      break;
+    default:
+      break;
+  }
+  return into;
+}
+
+/**
+ * The nodes of code that start where `pattern` (a global RegExp) matches the source text: a text
+ * search is far cheaper than a tree walk or a token scan, and checking the node keeps out matches
+ * in comments, strings and the middle of longer names.
+ */
+export function* nodesAtMatches(sourceCode: Readonly<TSESLint.SourceCode>, pattern: RegExp): Generator<TSESTree.Node> {
+  for (const match of sourceCode.text.matchAll(pattern)) {
+    const node = sourceCode.getNodeByRangeIndex(match.index) as TSESTree.Node | null;
+    if (node?.range[0] === match.index) yield node;
+  }
+}

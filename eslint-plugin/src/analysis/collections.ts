@@ -3,7 +3,7 @@ import type { ParserServicesWithTypeInformation, TSESLint, TSESTree } from '@typ
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { ModuleExport } from '../util/settings';
 import type { FunctionNode } from './ast';
-import { contains, findObjectProperty, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { contains, findObjectProperty, findVariable, isFunctionNode, patternNames, skipTransparent, staticPropertyName, walk } from './ast';
 import { getCallGraph } from './callGraph';
 import { getConstruction } from './construction';
 import { refMatches, resolveReference } from './imports';
@@ -759,7 +759,7 @@ export function isTeardown(mapper: TSESTree.Node): boolean {
     else if (only.type === AST_NODE_TYPES.ExpressionStatement) body = only.expression;
     else return false;
   }
-  return isTeardownCall(body, boundNames(fn.params[0]));
+  return isTeardownCall(body, patternNames(fn.params[0]));
 }
 
 /**
@@ -792,40 +792,12 @@ function rootName(node: TSESTree.Node): string | null {
   return expr.type === AST_NODE_TYPES.Identifier ? expr.name : null;
 }
 
-/** Every name a binding pattern declares: `x`, `{ a, b: { c } }`, `[d, ...e]`, `f = 1`. */
-function boundNames(pattern: TSESTree.Node | null | undefined, into = new Set<string>()): Set<string> {
-  if (!pattern) return into;
-  switch (pattern.type) {
-    case AST_NODE_TYPES.Identifier:
-      into.add(pattern.name);
-      break;
-    case AST_NODE_TYPES.ObjectPattern:
-      for (const p of pattern.properties) boundNames(p.type === AST_NODE_TYPES.RestElement ? p.argument : p.value, into);
-      break;
-    case AST_NODE_TYPES.ArrayPattern:
-      for (const element of pattern.elements) boundNames(element, into);
-      break;
-    case AST_NODE_TYPES.AssignmentPattern:
-      boundNames(pattern.left, into);
-      break;
-    case AST_NODE_TYPES.RestElement:
-      boundNames(pattern.argument, into);
-      break;
-    case AST_NODE_TYPES.VariableDeclaration:
-      for (const d of pattern.declarations) boundNames(d.id, into);
-      break;
-    default:
-      break;
-  }
-  return into;
-}
-
 /** The names a push loop binds to its current item: `for (const { conn } of …)`, `xs.forEach((x) => …)`. */
 function loopItemNames(loop: TSESTree.Node): Set<string> {
-  if (loop.type === AST_NODE_TYPES.ForOfStatement || loop.type === AST_NODE_TYPES.ForInStatement) return boundNames(loop.left);
+  if (loop.type === AST_NODE_TYPES.ForOfStatement || loop.type === AST_NODE_TYPES.ForInStatement) return patternNames(loop.left);
   if (loop.type === AST_NODE_TYPES.CallExpression) {
     const fn = loop.arguments[0];
-    return isFunctionNode(fn) ? boundNames(fn.params[0]) : new Set();
+    return isFunctionNode(fn) ? patternNames(fn.params[0]) : new Set();
   }
   return new Set();
 }

@@ -1,6 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { findVariable, skipTransparent, staticPropertyName } from './ast';
+import { findVariable, nodesAtMatches, skipTransparent, staticPropertyName } from './ast';
 
 /**
  * Where a value comes from: a module and a property path inside it. The default export, the
@@ -191,11 +191,8 @@ export function importedModules(sourceCode: Services): ReadonlySet<string> {
   for (const stmt of sourceCode.ast.body) {
     if (stmt.type === AST_NODE_TYPES.ImportDeclaration) modules.add(normalizeModule(stmt.source.value).module);
   }
-  // require() and import() may appear anywhere; a text search (checked against the tree, so
-  // comments and strings do not count) is far cheaper than a tree walk or a token scan.
-  for (const match of sourceCode.text.matchAll(/(?<![\w$])(?:require|import)\s*\(/g)) {
-    const node = sourceCode.getNodeByRangeIndex(match.index);
-    if (node?.range[0] !== match.index) continue;
+  // require() and import() may appear anywhere: found by a text search, checked against the tree.
+  for (const node of nodesAtMatches(sourceCode, /(?<![\w$])(?:require|import)\s*\(/g)) {
     let source: TSESTree.Node | undefined;
     if (node.type === AST_NODE_TYPES.ImportExpression) {
       source = node.source;

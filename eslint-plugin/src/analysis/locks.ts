@@ -34,7 +34,7 @@ import type { ParserServices, TSESLint, TSESTree } from '@typescript-eslint/util
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { ResourceShape } from '../util/settings';
 import type { FunctionNode } from './ast';
-import { contains, enclosingFunction, findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { contains, enclosingFunction, findVariable, isFunctionNode, nodesAtMatches, skipTransparent, staticPropertyName } from './ast';
 import type { ConstructionKind } from './catalog';
 import { getConstruction } from './construction';
 import { refMatches, resolveReference } from './imports';
@@ -295,12 +295,10 @@ function fileAcquisitions(sourceCode: Services, options: LockAnalysisOptions): F
   const names = new Set([...ACQUIRE_NAMES, ...resources.map((r) => r.acquire)]);
   const list: Acquisition[] = [];
   const seen = new Set<TSESTree.CallExpression>();
-  // A text search finds candidate calls without walking the tree or the token list: each whole-word
-  // match that is an identifier in code and names a call's callee (`name(` or `x.name(`).
-  const pattern = namePattern(names);
-  for (const match of sourceCode.text.matchAll(pattern)) {
-    const node = sourceCode.getNodeByRangeIndex(match.index);
-    if (node?.type !== AST_NODE_TYPES.Identifier || node.range[0] !== match.index || !names.has(node.name)) continue;
+  // Candidate calls, found by a text search: each acquire name in code that is a call's callee
+  // (`name(` or `x.name(`).
+  for (const node of nodesAtMatches(sourceCode, namePattern(names))) {
+    if (node.type !== AST_NODE_TYPES.Identifier || !names.has(node.name)) continue;
     const call = candidateCall(node);
     if (!call || seen.has(call)) continue;
     seen.add(call);

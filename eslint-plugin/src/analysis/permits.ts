@@ -235,7 +235,6 @@ function findConstInit(sourceCode: Services, id: TSESTree.Identifier): TSESTree.
   return def.node.init;
 }
 
-
 function optionValue(sourceCode: Services, node: TSESTree.Node, name: string): number | null {
   const prop = findObjectProperty(node, name);
   return prop ? numberValue(sourceCode, prop.value) : null;

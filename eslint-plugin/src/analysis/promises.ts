@@ -2,7 +2,7 @@ import type * as ts from 'typescript';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
-import { calleeName, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { calleeName, findVariable, isFunctionNode, patternNames, skipTransparent, staticPropertyName, walk } from './ast';
 import { getCallGraph } from './callGraph';
 import type { ModuleRef } from './imports';
 import { normalizeModule, resolveReference } from './imports';
@@ -399,9 +399,7 @@ export function isRejectionGuarded(fn: FunctionNode): boolean {
   if (!body) return false;
   if (body.type !== AST_NODE_TYPES.BlockStatement) {
     const expr = skipTransparent(body);
-    if (expr.type !== AST_NODE_TYPES.CallExpression || expr.callee.type !== AST_NODE_TYPES.MemberExpression) return false;
-    const name = staticPropertyName(expr.callee);
-    return (name === 'catch' && expr.arguments.length >= 1) || (name === 'then' && expr.arguments.length >= 2);
+    return expr.type === AST_NODE_TYPES.CallExpression && handlesRejection(expr);
   }
   return body.body.some((s) => s.type === AST_NODE_TYPES.TryStatement) && body.body.every(isGuardedStatement);
 }
@@ -417,13 +415,19 @@ function isGuardedStatement(statement: TSESTree.Statement): boolean {
     case AST_NODE_TYPES.ReturnStatement:
       return !statement.argument || cannotThrow(statement.argument);
     case AST_NODE_TYPES.VariableDeclaration:
-      return statement.declarations.every((d) => d.id.type === AST_NODE_TYPES.Identifier && (!d.init || cannotThrow(d.init)));
+      return isThrowFreeDeclaration(statement);
     case AST_NODE_TYPES.IfStatement:
       return isPlainCondition(statement.test) && isGuardedStatement(statement.consequent) &&
         (!statement.alternate || isGuardedStatement(statement.alternate));
     default:
       return false;
   }
+}
+
+/** `const a = 1, b = () => …;`: plain names bound to values whose evaluation cannot throw. */
+export function isThrowFreeDeclaration(statement: TSESTree.Statement): boolean {
+  return statement.type === AST_NODE_TYPES.VariableDeclaration &&
+    statement.declarations.every((d) => d.id.type === AST_NODE_TYPES.Identifier && (!d.init || cannotThrow(d.init)));
 }
 
 /** A condition that calls nothing and awaits nothing: names, literals, property reads, operators on them. */
@@ -447,7 +451,7 @@ function isPlainCondition(expr: TSESTree.Node): boolean {
 }
 
 /** Expressions whose evaluation cannot throw: names, literals, functions, plain literals of those, `Date.now()`. */
-export function cannotThrow(expr: TSESTree.Node): boolean {
+function cannotThrow(expr: TSESTree.Node): boolean {
   switch (expr.type) {
     case AST_NODE_TYPES.Identifier:
     case AST_NODE_TYPES.Literal:
@@ -615,8 +619,7 @@ export function forOfRewrite(sourceCode: Services, call: TSESTree.CallExpression
   if (callback.params.length !== 1 || !param || functionContextOf(statement) !== true) return null;
   const paramText = loopBinding(sourceCode, param);
   if (paramText === null) return null;
-  const names = new Set<string>();
-  collectNames(param, names);
+  const names = patternNames(param);
   if (mentionsAny(sourceCode, callee.object, names)) return null;
   let body: string;
   if (callback.body.type === AST_NODE_TYPES.BlockStatement) {
@@ -653,27 +656,6 @@ function loopBinding(sourceCode: Services, param: TSESTree.Parameter): string | 
   return null;
 }
 
-function collectNames(pattern: TSESTree.Node, into: Set<string>): void {
-  switch (pattern.type) {
-    case AST_NODE_TYPES.Identifier:
-      into.add(pattern.name);
-      return;
-    case AST_NODE_TYPES.ObjectPattern:
-      for (const prop of pattern.properties) collectNames(prop.type === AST_NODE_TYPES.Property ? prop.value : prop, into);
-      return;
-    case AST_NODE_TYPES.ArrayPattern:
-      for (const item of pattern.elements) if (item) collectNames(item, into);
-      return;
-    case AST_NODE_TYPES.RestElement:
-      collectNames(pattern.argument, into);
-      return;
-    case AST_NODE_TYPES.AssignmentPattern:
-      collectNames(pattern.left, into);
-      return;
-    default:
-      return;
-  }
-}
 
 function mentionsAny(sourceCode: Services, root: TSESTree.Node, names: ReadonlySet<string>): boolean {
   let found = false;

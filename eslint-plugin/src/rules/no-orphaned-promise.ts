@@ -3,7 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CallPattern, PromiseOrigin, TypeOracle } from '../analysis';
 import {
   callPatternListSchema, chainRootText, createTypeOracle, droppedExpressions, findVariable, forOfRewrite,
-  cannotThrow, getAsyncContext, isFunctionNode, isPromiseHandled, isRejectionGuarded, isVariableRead, matchesAllowList,
+  getAsyncContext, isFunctionNode, isPromiseHandled, isRejectionGuarded, isThrowFreeDeclaration, isVariableRead, matchesAllowList,
   promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
 } from '../analysis';
 import { createRule } from '../util/createRule';
@@ -102,7 +102,7 @@ export default createRule<Options, MessageId>({
     const needsHandling = (node: TSESTree.Node): PromiseOrigin | null => {
       const origin = promiseOrigin(sourceCode, node, types);
       if (!origin || (origin.kind === 'chain' && origin.handlesRejection)) return null;
-      // A same-file async function whose whole body is `try/catch` cannot reject: the same guard clears a listener.
+      // A same-file async function whose body is guarded by `try/catch` cannot reject: the same guard clears a listener.
       if (origin.kind === 'local' && origin.declaredAsync && isFunctionNode(origin.declaration) &&
         isRejectionGuarded(origin.declaration)) return null;
       const expr = skipTransparent(node);
@@ -274,11 +274,8 @@ function isExecutorGuarded(fn: TSESTree.FunctionLike): boolean {
   if (body?.type !== AST_NODE_TYPES.BlockStatement) return false;
   const last = body.body[body.body.length - 1];
   if (last?.type !== AST_NODE_TYPES.TryStatement || !last.handler) return false;
-  return body.body.slice(0, -1).every((statement) =>
-    statement.type === AST_NODE_TYPES.VariableDeclaration &&
-    statement.declarations.every((d) => d.id.type === AST_NODE_TYPES.Identifier && (!d.init || cannotThrow(d.init))));
+  return body.body.slice(0, -1).every(isThrowFreeDeclaration);
 }
-
 
 function hasAsyncExecutor(expr: TSESTree.Node): boolean {
   const executor = expr.type === AST_NODE_TYPES.NewExpression ? expr.arguments[0] : undefined;

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { Acquisition, ReleaseSite } from '../analysis';
-import { contains, firstExit, releaseCoverStatement, statementList, walk } from '../analysis';
+import { contains, firstExit, patternNames, releaseCoverStatement, statementList, walk } from '../analysis';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 type Fix = TSESLint.ReportFixFunction;
@@ -145,9 +145,7 @@ function semaphoreValue(statement: TSESTree.Statement): string | null {
 
 function declaredNames(statement: TSESTree.Node): string[] {
   if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
-    const names: string[] = [];
-    for (const d of statement.declarations) collectPatternNames(d.id, names);
-    return names;
+    return [...patternNames(statement)];
   }
   if ((statement.type === AST_NODE_TYPES.FunctionDeclaration || statement.type === AST_NODE_TYPES.ClassDeclaration) && statement.id) {
     return [statement.id.name];
@@ -155,27 +153,6 @@ function declaredNames(statement: TSESTree.Node): string[] {
   return [];
 }
 
-function collectPatternNames(pattern: TSESTree.Node, out: string[]): void {
-  switch (pattern.type) {
-    case AST_NODE_TYPES.Identifier:
-      out.push(pattern.name);
-      return;
-    case AST_NODE_TYPES.ArrayPattern:
-      for (const e of pattern.elements) if (e) collectPatternNames(e, out);
-      return;
-    case AST_NODE_TYPES.ObjectPattern:
-      for (const p of pattern.properties) collectPatternNames(p.type === AST_NODE_TYPES.Property ? p.value : p, out);
-      return;
-    case AST_NODE_TYPES.AssignmentPattern:
-      collectPatternNames(pattern.left, out);
-      return;
-    case AST_NODE_TYPES.RestElement:
-      collectPatternNames(pattern.argument, out);
-      return;
-    default:
-      return;
-  }
-}
 
 /** Do statements in `later` name anything declared by `moved`? (By name: shadowing only makes this conservative.) */
 function declaresUsedLater(sourceCode: SourceCode, moved: readonly TSESTree.Node[], later: readonly TSESTree.Node[]): boolean {

@@ -4,6 +4,7 @@ import plugin from 'eslint-plugin-async-hazards';
 import type { LintMessage, LintNotice } from '../lint';
 import { createLinter, isSupportedFile } from '../lint';
 import { listWorkspaceFiles } from '../workspaceScan';
+import { exists } from '../workspaceConfig';
 import type { CliOptions } from './args';
 import { HELP, UsageError, parseArgs } from './args';
 import { ResultCache, hash } from './cache';
@@ -238,15 +239,6 @@ async function cacheKey(options: CliOptions, configFile: string | undefined, cwd
 function ruleMeta(ruleId: string): { docs?: { url?: string; description?: string } } | undefined {
   const name = ruleId.slice(ruleId.indexOf('/') + 1);
   return (plugin.rules as Record<string, { meta?: { docs?: { url?: string; description?: string } } }>)[name]?.meta;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.access(file);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function firstLine(text: string): string {
