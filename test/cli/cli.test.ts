@@ -192,6 +192,17 @@ describe('--cache', () => {
     const third = json(['src/', '--cache'], dir);
     assert.equal(byRule(third.reports).get('async-hazards/no-blocking-in-async'), (byRule(first.reports).get('async-hazards/no-blocking-in-async') ?? 0) + 1);
   });
+
+  it('starts over when any flat config file changes, eslint.config.mts included', () => {
+    const dir = scratch({ 'src/a.ts': HAZARD });
+    assert.equal(byRule(json(['src/', '--cache'], dir).reports).get('async-hazards/no-blocking-in-async'), 1);
+    fs.writeFileSync(path.join(dir, 'eslint.config.mts'), [
+      "import asyncHazards from 'eslint-plugin-async-hazards';",
+      "const off: 'off' = 'off';",
+      "export default [asyncHazards.configs.recommended, { rules: { 'async-hazards/no-blocking-in-async': off } }];",
+    ].join('\n'));
+    assert.equal(byRule(json(['src/', '--cache'], dir).reports).get('async-hazards/no-blocking-in-async'), undefined);
+  });
 });
 
 describe('suppressions baseline', () => {

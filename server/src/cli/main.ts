@@ -4,7 +4,7 @@ import plugin from 'eslint-plugin-async-hazards';
 import type { LintMessage, LintNotice } from '../lint';
 import { createLinter, isSupportedFile } from '../lint';
 import { listWorkspaceFiles } from '../workspaceScan';
-import { exists } from '../workspaceConfig';
+import { CONFIG_FILE_NAMES, exists } from '../workspaceConfig';
 import type { CliOptions } from './args';
 import { HELP, UsageError, parseArgs } from './args';
 import { ResultCache, hash } from './cache';
@@ -225,7 +225,7 @@ function mergeKeep(recorded: suppressions.Suppressions, previous: suppressions.S
 
 async function cacheKey(options: CliOptions, configFile: string | undefined, cwd: string): Promise<string> {
   let configText = '';
-  const candidates = configFile ? [configFile] : ['eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts'].map((n) => path.join(cwd, n));
+  const candidates = configFile ? [configFile] : CONFIG_FILE_NAMES.map((n) => path.join(cwd, n));
   for (const candidate of candidates) {
     try {
       configText += await fs.readFile(candidate, 'utf8');
