@@ -8,6 +8,7 @@ export * from './collections';
 export * from './construction';
 export * from './dependencies';
 export * from './fanOutRewrites';
+export * from './handlers';
 export * from './imports';
 export * from './locks';
 export * from './permitRewrites';
