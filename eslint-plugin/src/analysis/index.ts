@@ -10,6 +10,7 @@ export * from './dependencies';
 export * from './fanOutRewrites';
 export * from './handlers';
 export * from './imports';
+export * from './onceOnly';
 export * from './locks';
 export * from './permitRewrites';
 export * from './permits';

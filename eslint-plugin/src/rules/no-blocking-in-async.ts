@@ -16,6 +16,7 @@ import {
   functionName,
   getAsyncContext,
   importedModules,
+  isOncePerProcess,
   isPlainSync,
   matchBlockingCall,
   mayBeBlockingName,
@@ -156,6 +157,8 @@ export default createRule<Options, MessageId>({
         return;
       }
       const direct = matchBlockingCall(sourceCode, call, blocking);
+      // Lazy initialisation and memoised reads stall once, at first use; that is not per request.
+      if (direct && isOncePerProcess(sourceCode, call)) return;
       if (direct) {
         const suggestion = direct.api.twin ? twinSuggestion(call, direct.api.twin, ctx) : null;
         report(call, 'blockingCall', ctx, { name: direct.api.name }, [], suggestion ? [suggestion] : []);
