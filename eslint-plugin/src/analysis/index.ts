@@ -14,6 +14,7 @@ export * from './onceOnly';
 export * from './locks';
 export * from './permitRewrites';
 export * from './permits';
+export * from './phase';
 export * from './promises';
 export * from './releasePaths';
 export * from './sleeps';

@@ -18,6 +18,7 @@ import {
   importedModules,
   isOncePerProcess,
   isPlainSync,
+  isStartupPhase,
   matchBlockingCall,
   mayBeBlockingName,
   mayRegisterHandlers,
@@ -32,7 +33,7 @@ import { evidenceAt, recordEvidence } from '../util/evidence';
 import type { ImportEdit } from '../util/importBinding';
 import { awaitNeedsParens, stdoutKeepsMeaning } from '../util/awaitRewrite';
 import { applyImportEdits, bindingFor } from '../util/importBinding';
-import { getSharedSettings } from '../util/settings';
+import { getSharedSettings, isStrict } from '../util/settings';
 
 export type Options = [
   {
@@ -111,6 +112,7 @@ export default createRule<Options, MessageId>({
     const chainAnalysis = (): ReturnType<typeof createChainAnalysis> =>
       (chains ??= createChainAnalysis(sourceCode, blocking, typed));
     const filename = context.filename;
+    const strict = isStrict(context);
     const handlersPossible = mayRegisterHandlers(sourceCode, filename);
 
     /**
@@ -119,6 +121,8 @@ export default createRule<Options, MessageId>({
      */
     function contextOf(node: TSESTree.Node): RunContext | null {
       const ctx = getAsyncContext(node);
+      // Startup (`main()` before it listens, NestJS's onModuleInit): nothing else shares the loop yet.
+      if (ctx && !strict && isStartupPhase(sourceCode, ctx.asyncFunction, node)) return null;
       if (ctx || !handlersPossible) return ctx;
       const found = enclosingHandler(sourceCode, filename, node);
       return found ? { asyncFunction: found.handler, via: found.via, registration: found.registration } : null;
