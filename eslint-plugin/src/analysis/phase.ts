@@ -112,3 +112,65 @@ function firstListen(sourceCode: Services, fn: FunctionNode): TSESTree.CallExpre
   });
   return found;
 }
+
+const swallowCache = new WeakMap<object, boolean>();
+
+/**
+ * Does this file install an `unhandledRejection` listener that keeps the process running (it
+ * neither rethrows nor exits)? Then a dropped rejection no longer stops the process: it goes on
+ * without having done its job.
+ */
+export function swallowsUnhandledRejections(sourceCode: Services): boolean {
+  const hit = swallowCache.get(sourceCode);
+  if (hit !== undefined) return hit;
+  let swallows = false;
+  if (sourceCode.text.includes('unhandledRejection')) {
+    walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+      if (swallows) return false;
+      if (node.type !== AST_NODE_TYPES.CallExpression || node.callee.type !== AST_NODE_TYPES.MemberExpression) return true;
+      const object = skipTransparent(node.callee.object);
+      const method = staticPropertyName(node.callee);
+      const [event, listener] = node.arguments;
+      if (object.type !== AST_NODE_TYPES.Identifier || object.name !== 'process' || (method !== 'on' && method !== 'once')) return true;
+      if (event?.type !== AST_NODE_TYPES.Literal || event.value !== 'unhandledRejection') return true;
+      swallows = !isFunctionNode(listener) || !endsProcess(sourceCode, listener);
+      return true;
+    });
+  }
+  swallowCache.set(sourceCode, swallows);
+  return swallows;
+}
+
+/** The listener rethrows or calls `process.exit` somewhere in its own body. */
+function endsProcess(sourceCode: Services, fn: FunctionNode): boolean {
+  let ends = false;
+  walk(fn.body, sourceCode.visitorKeys, (node) => {
+    if (ends) return false;
+    if (node.type === AST_NODE_TYPES.ThrowStatement) ends = true;
+    if (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.MemberExpression &&
+      skipTransparent(node.callee.object).type === AST_NODE_TYPES.Identifier &&
+      (skipTransparent(node.callee.object) as TSESTree.Identifier).name === 'process' &&
+      ['exit', 'abort', 'kill'].includes(staticPropertyName(node.callee) ?? '')) {
+      ends = true;
+    }
+    return !ends;
+  });
+  return ends;
+}
+
+/**
+ * `main();`, `bootstrap().then(…)`, `void main()`, an async IIFE: a statement at module top level
+ * that starts the module's own entry function. Unhandled, its rejection makes Node print the error
+ * and exit non-zero, which is what an entry script wants — unless the process swallows rejections.
+ */
+export function isEntryStart(sourceCode: Services, call: TSESTree.CallExpression): boolean {
+  if (!atTopLevel(call) || swallowsUnhandledRejections(sourceCode)) return false;
+  const callee = skipTransparent(call.callee);
+  if (isFunctionNode(callee)) return callee.async;
+  if (callee.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(sourceCode, callee);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  let fn: TSESTree.Node | null | undefined = def?.type === 'FunctionName' ? def.node : undefined;
+  if (def?.type === 'Variable' && def.node.init) fn = skipTransparent(def.node.init);
+  return isFunctionNode(fn) && isTopLevelEntry(sourceCode, fn);
+}
