@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CachedInputFileSystem, type FileSystem } from 'enhanced-resolve';
+import type { CachedInputFileSystem, FileSystem } from 'enhanced-resolve';
 
 /**
  * The project layer's one view of the disk: what is saved, with the editor's unsaved text laid
@@ -19,7 +19,14 @@ const overlays = new Map<string, string>();
  * when it hears a file changed; the expiry covers changes nobody announced (a `git checkout`).
  */
 const DISK_CACHE_MS = 4000;
-const disk = new CachedInputFileSystem(fs, DISK_CACHE_MS);
+let cachedDisk: CachedInputFileSystem | null = null;
+
+/** Loaded on first use, like everything in the layer: a run whose rules never ask pays nothing. */
+function disk(): CachedInputFileSystem {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose, see above
+  cachedDisk ??= new (require('enhanced-resolve') as typeof import('enhanced-resolve')).CachedInputFileSystem(fs, DISK_CACHE_MS);
+  return cachedDisk;
+}
 
 /** Bumped whenever an answer may differ for a path already asked about: callers key caches on it. */
 let epoch = 0;
@@ -50,7 +57,7 @@ export function setOverlay(file: string, text: string | null): void {
   // Content edits of a module change only its parse, which is cached by content. Whether a file
   // exists, and any manifest or tsconfig, change resolution: those start a new epoch.
   if (before === undefined || text === null || at.endsWith('.json')) epoch++;
-  disk.purge(at);
+  cachedDisk?.purge(at);
 }
 
 /**
@@ -59,12 +66,13 @@ export function setOverlay(file: string, text: string | null): void {
  */
 export function invalidate(file?: string): void {
   epoch++;
-  if (file === undefined) disk.purge();
+  // Nothing read yet, nothing to forget: an editor sending overlays loads nothing here.
+  if (file === undefined) cachedDisk?.purge();
   else {
     const at = key(file);
-    disk.purge(at);
+    cachedDisk?.purge(at);
     // The parent's own entries, for files that appeared or vanished; its other children stay cached.
-    disk.purge(path.dirname(at), { exact: true });
+    cachedDisk?.purge(path.dirname(at), { exact: true });
   }
 }
 
@@ -85,7 +93,7 @@ export function readText(file: string): string | null {
   const overlay = overlays.get(at);
   if (overlay !== undefined) return overlay;
   try {
-    const data = disk.readFileSync(at);
+    const data = disk().readFileSync(at);
     return typeof data === 'string' ? data : data.toString('utf8');
   } catch {
     // Missing, a directory, or unreadable: all read as "no such file" to every caller.
@@ -98,7 +106,7 @@ export function isFile(file: string): boolean {
   const at = key(file);
   if (overlays.has(at)) return true;
   try {
-    return disk.statSync(at).isFile();
+    return disk().statSync(at).isFile();
   } catch {
     return false;
   }
@@ -131,35 +139,38 @@ function notALink(at: string): NodeJS.ErrnoException {
 export const resolverFileSystem = {
   statSync(file: string): fs.Stats {
     const text = overlays.get(key(file));
-    return text === undefined ? disk.statSync(file) : overlayStat(text);
+    return text === undefined ? disk().statSync(file) : overlayStat(text);
   },
   lstatSync(file: string): fs.Stats {
     const text = overlays.get(key(file));
     if (text !== undefined) return overlayStat(text);
-    return disk.lstatSync ? disk.lstatSync(file) : disk.statSync(file);
+    const d = disk();
+    return d.lstatSync ? d.lstatSync(file) : d.statSync(file);
   },
   readFileSync(file: string): Buffer {
     const text = overlays.get(key(file));
     if (text !== undefined) return Buffer.from(text);
-    const data = disk.readFileSync(file);
+    const data = disk().readFileSync(file);
     return typeof data === 'string' ? Buffer.from(data) : data;
   },
   readJsonSync(file: string): unknown {
     const text = overlays.get(key(file));
     if (text !== undefined) return JSON.parse(text) as unknown;
-    if (disk.readJsonSync) return disk.readJsonSync(file);
+    const d = disk();
+    if (d.readJsonSync) return d.readJsonSync(file);
     return JSON.parse(readText(file) ?? '') as unknown;
   },
   readdirSync(dir: string): unknown {
-    return disk.readdirSync(dir);
+    return disk().readdirSync(dir);
   },
   readlinkSync(file: string): string | Buffer {
     if (overlays.has(key(file))) throw notALink(file);
-    return disk.readlinkSync(file);
+    return disk().readlinkSync(file);
   },
   realpathSync(file: string): string | Buffer {
     const at = key(file);
     if (overlays.has(at) && !fs.existsSync(at)) return at;
-    return disk.realpathSync ? disk.realpathSync(file) : fs.realpathSync(file);
+    const d = disk();
+    return d.realpathSync ? d.realpathSync(file) : fs.realpathSync(file);
   },
 } as unknown as FileSystem;

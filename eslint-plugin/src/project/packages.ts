@@ -1,7 +1,8 @@
 import * as path from 'node:path';
-import { ResolverFactory } from 'enhanced-resolve';
-import semver from 'semver';
+import type { ResolverFactory } from 'enhanced-resolve';
+import type * as Semver from 'semver';
 import { isFile, readText, resolverFileSystem } from './fileSystem';
+import { resolverFactory } from './resolve';
 
 /** What the nearest `package.json` says about the code below it. */
 export interface PackageFacts {
@@ -99,6 +100,7 @@ export function dependencyVersion(filename: string, name: string): DependencyVer
  * their range.
  */
 export function lowestMajor(range: string): number | null {
+  const semver = loadSemver();
   let r = range.trim();
   const alias = /^npm:(?:@[^/@]+\/)?[^@]+@(.*)$/.exec(r);
   if (alias) r = alias[1] ?? '';
@@ -116,7 +118,7 @@ let packageJsonResolver: ReturnType<typeof ResolverFactory.createResolver> | nul
 
 /** Node's lookup of `<name>/package.json` through `node_modules`, ignoring `exports` (which may hide it). */
 function installedVersion(filename: string, name: string): DependencyVersion | null {
-  packageJsonResolver ??= ResolverFactory.createResolver({
+  packageJsonResolver ??= resolverFactory().createResolver({
     fileSystem: resolverFileSystem,
     useSyncFileSystemCalls: true,
     exportsFields: [],
@@ -132,8 +134,17 @@ function installedVersion(filename: string, name: string): DependencyVersion | n
   if (found === false) return null;
   const json = parseJson(readText(found));
   if (!isRecord(json) || json.name !== name || typeof json.version !== 'string') return null;
-  const version = semver.parse(json.version, { loose: true });
+  const version = loadSemver().parse(json.version, { loose: true });
   return version ? { source: 'installed', major: version.major, version: json.version, manifest: found } : null;
+}
+
+let semverModule: typeof Semver | null = null;
+
+/** Loaded on the first version question. */
+function loadSemver(): typeof Semver {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose, see `resolverFactory`
+  semverModule ??= require('semver') as typeof Semver;
+  return semverModule;
 }
 
 function findManifest(start: string): string | null {

@@ -1,6 +1,6 @@
 import { isBuiltin } from 'node:module';
 import * as path from 'node:path';
-import { ResolverFactory } from 'enhanced-resolve';
+import type { ResolverFactory } from 'enhanced-resolve';
 import { currentEpoch, resolverFileSystem } from './fileSystem';
 import { Lru } from './lru';
 
@@ -27,7 +27,7 @@ let withoutManifests: Resolver | null = null;
 
 /** Built on the first question: a lint run whose rules never ask pays nothing. */
 function getResolver(): Resolver {
-  resolver ??= ResolverFactory.createResolver(resolverOptions());
+  resolver ??= resolverFactory().createResolver(resolverOptions());
   return resolver;
 }
 
@@ -36,8 +36,14 @@ function getResolver(): Resolver {
  * refuses every request below it, though relative imports need no manifest.
  */
 function getResolverWithoutManifests(): Resolver {
-  withoutManifests ??= ResolverFactory.createResolver({ ...resolverOptions(), descriptionFiles: [] });
+  withoutManifests ??= resolverFactory().createResolver({ ...resolverOptions(), descriptionFiles: [] });
   return withoutManifests;
+}
+
+/** enhanced-resolve itself is loaded on the first question too, not when the plugin loads. */
+export function resolverFactory(): typeof ResolverFactory {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose
+  return (require('enhanced-resolve') as typeof import('enhanced-resolve')).ResolverFactory;
 }
 
 function resolverOptions(): Parameters<typeof ResolverFactory.createResolver>[0] {
