@@ -62,8 +62,13 @@ export function nearestPackage(filename: string): PackageFacts {
 /** The dependencies declared by the `package.json` nearest to `filename`. */
 export function nearestDependencies(filename: string): PackageDependencies {
   const facts = nearestPackage(filename);
-  return { manifest: facts.manifest, names: new Set(facts.ranges.keys()) };
+  let deps = dependencyNames.get(facts);
+  if (!deps) dependencyNames.set(facts, (deps = { manifest: facts.manifest, names: new Set(facts.ranges.keys()) }));
+  return deps;
 }
+
+/** One answer per read of a manifest, however many files below it ask. */
+const dependencyNames = new WeakMap<PackageFacts, PackageDependencies>();
 
 /** True when `name` is declared in the nearest manifest above `filename`. */
 export function declaresDependency(filename: string, name: string): boolean {
