@@ -18,7 +18,7 @@ const overlays = new Map<string, string>();
  * How long a stat or read of a saved file is trusted. The language server also calls `invalidate`
  * when it hears a file changed; the expiry covers changes nobody announced (a `git checkout`).
  */
-const DISK_CACHE_MS = 4000;
+export const DISK_CACHE_MS = 4000;
 let cachedDisk: CachedInputFileSystem | null = null;
 
 /** Loaded on first use, like everything in the layer: a run whose rules never ask pays nothing. */

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { ResolverFactory } from 'enhanced-resolve';
 import type * as Semver from 'semver';
 import { isFile, readText, resolverFileSystem } from './fileSystem';
+import { FreshCache } from './freshCache';
 import { resolverFactory } from './resolve';
 
 /** What the nearest `package.json` says about the code below it. */
@@ -55,9 +56,16 @@ const MAX_MANIFESTS = 2000;
  */
 export function nearestPackage(filename: string): PackageFacts {
   if (!path.isAbsolute(filename)) return NONE;
-  const manifest = findManifest(path.dirname(filename));
-  return manifest === null ? NONE : (readManifest(manifest) ?? { ...NONE, manifest });
+  const dir = path.dirname(filename);
+  return nearestByDir.get(dir, () => {
+    const manifest = findManifest(dir);
+    return manifest === null ? NONE : (readManifest(manifest) ?? { ...NONE, manifest });
+  });
 }
+
+/** Every file of a directory asks the same question. */
+const nearestByDir = new FreshCache<PackageFacts>(5000);
+const installedByDir = new FreshCache<DependencyVersion | null>(5000);
 
 /** The dependencies declared by the `package.json` nearest to `filename`. */
 export function nearestDependencies(filename: string): PackageDependencies {
@@ -82,7 +90,7 @@ export function declaresDependency(filename: string, name: string): boolean {
  */
 export function dependencyVersion(filename: string, name: string): DependencyVersion {
   if (!path.isAbsolute(filename)) return UNKNOWN;
-  const installed = installedVersion(filename, name);
+  const installed = installedByDir.get(`${path.dirname(filename)}\0${name}`, () => installedVersion(filename, name));
   if (installed) return installed;
   let dir = path.dirname(filename);
   for (;;) {
@@ -215,4 +223,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** Forgets parsed manifests (tests). */
 export function resetPackages(): void {
   parsed.clear();
+  nearestByDir.clear();
+  installedByDir.clear();
 }

@@ -1,8 +1,8 @@
 import { isBuiltin } from 'node:module';
 import * as path from 'node:path';
 import type { ResolverFactory } from 'enhanced-resolve';
-import { currentEpoch, resolverFileSystem } from './fileSystem';
-import { Lru } from './lru';
+import { resolverFileSystem } from './fileSystem';
+import { FreshCache } from './freshCache';
 
 /**
  * Where an import goes, by enhanced-resolve: relative paths, tsconfig `paths` (with `extends`),
@@ -68,9 +68,8 @@ function resolverOptions(): Parameters<typeof ResolverFactory.createResolver>[0]
   };
 }
 
-/** Keyed by directory and specifier; entries from an older epoch or older than the disk cache are stale. */
-const answers = new Lru<string, { epoch: number; at: number; value: Resolution }>(10_000);
-const ANSWER_MS = 4000;
+/** Keyed by directory and specifier. */
+const answers = new FreshCache<Resolution>(10_000);
 
 /** Where `specifier`, imported from `fromFile` (absolute path), goes. Never throws. */
 export function resolveImport(fromFile: string, specifier: string): Resolution {
@@ -78,13 +77,7 @@ export function resolveImport(fromFile: string, specifier: string): Resolution {
   const packageName = bareName(specifier);
   if (!path.isAbsolute(fromFile)) return { kind: 'unresolved', packageName };
   const dir = path.dirname(fromFile);
-  const cacheKey = `${dir}\0${specifier}`;
-  const now = Date.now();
-  const hit = answers.get(cacheKey);
-  if (hit && hit.epoch === currentEpoch() && now - hit.at < ANSWER_MS) return hit.value;
-  const value = resolveNow(dir, specifier, packageName);
-  answers.set(cacheKey, { epoch: currentEpoch(), at: now, value });
-  return value;
+  return answers.get(`${dir}\0${specifier}`, () => resolveNow(dir, specifier, packageName));
 }
 
 function resolveNow(dir: string, specifier: string, packageName: string | null): Resolution {
