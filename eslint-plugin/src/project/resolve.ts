@@ -62,7 +62,9 @@ function resolverOptions(): Parameters<typeof ResolverFactory.createResolver>[0]
     conditionNames: ['node', 'import', 'require', 'default'],
     mainFields: ['main'],
     mainFiles: ['index'],
-    // The nearest tsconfig.json above the importing file, read through the overlay.
+    // The nearest tsconfig.json above the importing file (with `extends`), read through the
+    // overlay. Not read: jsconfig.json, and `paths` that only a referenced config in the same
+    // folder declares (a solution-style tsconfig.json pointing at tsconfig.app.json).
     tsconfig: true,
     symlinks: true,
   };
