@@ -21,6 +21,8 @@ export interface ParsedModule {
 /** Parses are the costly part of the layer: at most this many, and this much source, are kept. */
 const MAX_MODULES = 200;
 const MAX_SOURCE_CHARS = 16 * 1024 * 1024;
+/** Bigger modules are generated or bundled code: parsing one would cost more than the lint. */
+const MAX_MODULE_CHARS = 2 * 1024 * 1024;
 
 interface Parse {
   program: TSESTree.Program;
@@ -35,13 +37,13 @@ const PARSEABLE = /\.(?:[cm]?[jt]s|[jt]sx)$/i;
 
 /**
  * The parsed module at `file` (absolute path), from the editor's unsaved text when there is some.
- * Null for files that are missing, not JavaScript or TypeScript (`.json`), or that do
- * not parse: callers learn nothing from them, as from a module they cannot see.
+ * Null for files that are missing, not JavaScript or TypeScript (`.json`), over 2 MB, or
+ * that do not parse: callers learn nothing from them, as from a module they cannot see.
  */
 export function parsedModule(file: string): ParsedModule | null {
   if (!path.isAbsolute(file) || !PARSEABLE.test(file)) return null;
   const text = readText(file);
-  if (text === null) return null;
+  if (text === null || text.length > MAX_MODULE_CHARS) return null;
   const hash = createHash('sha1').update(path.extname(file)).update('\0').update(text).digest('hex');
   let parse = parses.get(hash);
   if (parse === undefined) {

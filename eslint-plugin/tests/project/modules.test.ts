@@ -57,6 +57,12 @@ describe('parsedModule', () => {
     assert.equal(parsedModule(app('src')), null);
   });
 
+  it('a module over 2 MB (generated or bundled code) is not parsed', () => {
+    setOverlay(app('src/bundle.js'), `export const big = ${JSON.stringify('x'.repeat(2 * 1024 * 1024))};`);
+    assert.equal(parsedModule(app('src/bundle.js')), null);
+    assert.equal(moduleCacheStats().modules, 0);
+  });
+
   it('equal text is parsed once, whichever file holds it', () => {
     const dir = scratch('modules-hash');
     setOverlay(`${dir}/a.ts`, 'export const x = 1;');
