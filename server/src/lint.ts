@@ -30,12 +30,15 @@
  * - `disableDirectiveFor(filePath)`: which alias a disable comment must name, and whether the
  *   folder's own ESLint would understand it.
  * - `setTrusted(trusted)`, `invalidate()` (config or project files changed), `dispose()`.
+ * - `openDocuments` (an option): unsaved text reaches the plugin's project layer only through
+ *   its `setOverlay`, called here before each run, never through ESLint settings.
  */
 import * as path from 'node:path';
 import { Linter } from 'eslint';
 import type { EvidenceLocation } from 'eslint-plugin-async-hazards/evidence';
 import { clearEvidence, getEvidence } from 'eslint-plugin-async-hazards/evidence';
 import plugin from 'eslint-plugin-async-hazards';
+import { invalidate as invalidateProjectFiles, setOverlay } from 'eslint-plugin-async-hazards/project';
 import type { RuleName, RuleSeverities, TypeAwareMode } from './settings';
 import { DEFAULT_SETTINGS, RULE_NAMES } from './settings';
 import { ProjectFileFinder, isProjectServiceFailure } from './typeAware';
@@ -75,6 +78,18 @@ export interface CreateLinterOptions {
   configFile?: string;
   /** Replaces the bundled plugin (tests); must carry the same `meta.name`. */
   plugin?: PluginLike;
+  /**
+   * The editor's open documents and their current text (the language server; the CLI has none).
+   * Laid over the disk before each run, so rules reading the modules a file imports see unsaved
+   * edits; a document no longer listed falls back to its saved file.
+   */
+  openDocuments?: () => Iterable<OpenDocument>;
+}
+
+export interface OpenDocument {
+  /** Absolute path. */
+  filePath: string;
+  text: string;
 }
 
 export interface LintTextOptions {
@@ -148,6 +163,22 @@ interface RunPlan {
 type RuleEntry = [0 | 1 | 2, ...unknown[]];
 
 const SEVERITY_NUMBER = { off: 0, warn: 1, error: 2 } as const;
+
+/** Paths this process laid unsaved text over; overlays are per process, like the plugin's caches. */
+let overlaid = new Set<string>();
+
+/** Makes the plugin's overlays exactly the open documents: unchanged text costs a string comparison. */
+function syncOverlays(documents: Iterable<OpenDocument>): void {
+  const open = new Set<string>();
+  for (const document of documents) {
+    const filePath = path.resolve(document.filePath);
+    open.add(filePath);
+    setOverlay(filePath, document.text);
+  }
+  for (const filePath of overlaid) if (!open.has(filePath)) setOverlay(filePath, null);
+  overlaid = open;
+}
+
 // The recommended config's parser: the server needs no parser of its own.
 const parser = nonNull(plugin.configs.recommended.languageOptions?.parser, 'recommended config has a parser') as Linter.Parser;
 
@@ -173,6 +204,7 @@ class LintCore implements AsyncHazardsLinter {
   }
 
   invalidate(): void {
+    invalidateProjectFiles();
     this.workspace.clear();
     this.projects.clear();
     this.typedFailures.clear();
@@ -235,12 +267,18 @@ class LintCore implements AsyncHazardsLinter {
       const scratch: LintResult = { ...emptyResult(absolute) };
       const plan = await this.plan(absolute, { ...callOptions, typeAware: 'off' }, scratch);
       if (!plan) return { output: text, fixed: false };
+      this.layOverlays();
       const report = this.linterFor(absolute).verifyAndFix(text, plan.config, { filename: absolute, fix: true });
       return { output: report.output, fixed: report.fixed };
     } catch (error) {
       await this.notice(`internal:${absolute}`, { kind: 'internalError', filePath: absolute, error: asError(error) });
       return { output: text, fixed: false };
     }
+  }
+
+  /** Right before the synchronous ESLint run, so no edit can arrive between the two. */
+  private layOverlays(): void {
+    if (this.options.openDocuments) syncOverlays(this.options.openDocuments());
   }
 
   private precheck(text: string, filePath: string, callOptions: LintTextOptions): LintResult['skipped'] {
@@ -319,6 +357,7 @@ class LintCore implements AsyncHazardsLinter {
       await this.notice(`building:${result.project}`, { kind: 'typeInfoBuilding', project: result.project });
     }
     const buildStarted = performance.now();
+    this.layOverlays();
     let messages = this.verifyIsolatingCrashes(text, filePath, current, result);
     const fatal = plan.typed ? messages.find((m) => m.fatal) : undefined;
     if (fatal && isProjectServiceFailure(fatal.message)) {

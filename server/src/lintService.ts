@@ -6,7 +6,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { TextDocument as TextDocumentImpl } from 'vscode-languageserver-textdocument';
 import { toDiagnostic } from './diagnostics';
 import { describe, type Reporter } from './errors';
-import type { AsyncHazardsLinter, LintNotice, LintResult } from './lint';
+import type { AsyncHazardsLinter, LintNotice, LintResult, OpenDocument } from './lint';
 import { createLinter } from './lint';
 import { StatusNotification, type InitializationOptions, type StatusParams } from './protocol';
 import type { Settings } from './settings';
@@ -248,9 +248,21 @@ export class LintService {
       uri,
       path: folderPath,
       trusted,
-      linter: createLinter({ cwd: folderPath, trusted, onNotice: (notice) => this.onNotice(folder, notice) }),
+      linter: createLinter({
+        cwd: folderPath,
+        trusted,
+        onNotice: (notice) => this.onNotice(folder, notice),
+        openDocuments: () => this.openDocuments(),
+      }),
     };
     return folder;
+  }
+
+  /** Open documents that are files, with their current (possibly unsaved) text. */
+  private *openDocuments(): Iterable<OpenDocument> {
+    for (const document of this.documents.all()) {
+      if (document.uri.startsWith('file:')) yield { filePath: fileURLToPath(document.uri), text: document.getText() };
+    }
   }
 
   private isTrusted(folderUri: string): boolean {

@@ -2,7 +2,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { LintNotice } from '../../server/src/lint';
+import { parsedModule, resolveImport } from 'eslint-plugin-async-hazards/project';
+import type { LintNotice, OpenDocument } from '../../server/src/lint';
 import { createLinter } from '../../server/src/lint';
 import { ALIASED_CONFIG, FAILING_CONFIG, HAZARDS_TS, makeFolder } from './fixtures';
 
@@ -97,6 +98,51 @@ describe('lint core', () => {
     assert.deepEqual(result.messages.map((m) => [m.ruleId, m.line]), [['async-hazards/no-orphaned-promise', 2]]);
     await linter.lintText('const crash = 2;\n', path.join(plain.dir, 'b.ts'));
     assert.equal(notices.filter((n) => n.kind === 'ruleCrashed').length, 1);
+  });
+
+  it("lays the open documents' unsaved text over the disk for the project layer, and only theirs", async () => {
+    const workspace = makeFolder('core-overlay', { 'db.ts': 'export const pool = 1;\n' });
+    after(() => workspace.remove());
+    // Reports what the project layer says about each relative import: the file and its exports.
+    const standIn = {
+      meta: { name: 'eslint-plugin-async-hazards' },
+      rules: {
+        'no-orphaned-promise': {
+          meta: { type: 'problem', schema: [], messages: { seen: '{{seen}}' } },
+          create: (context: { filename: string; report(d: object): void }) => ({
+            ImportDeclaration(node: { source: { value: string } }) {
+              const target = resolveImport(context.filename, node.source.value);
+              const module = target.kind === 'file' ? parsedModule(target.path) : null;
+              const exported = module?.program.body.flatMap((s) =>
+                s.type === 'ExportNamedDeclaration' && s.declaration?.type === 'VariableDeclaration'
+                  ? s.declaration.declarations.map((d) => (d.id.type === 'Identifier' ? d.id.name : '?'))
+                  : [],
+              );
+              const seen = module ? `${path.basename(module.path)}: ${exported?.join(', ')}` : 'unresolved';
+              context.report({ node, messageId: 'seen', data: { seen } });
+            },
+          }),
+        },
+      },
+    };
+    let open: OpenDocument[] = [];
+    const linter = createLinter({ cwd: workspace.dir, typeAware: 'off', plugin: standIn, openDocuments: () => open });
+    const file = path.join(workspace.dir, 'a.ts');
+    const text = "import { pool } from './db';\nimport { cache } from './cache';\n";
+    const seen = async (): Promise<string[]> => (await linter.lintText(text, file)).messages.map((m) => m.message);
+
+    assert.deepEqual(await seen(), ['db.ts: pool', 'unresolved']);
+    open = [
+      { filePath: path.join(workspace.dir, 'db.ts'), text: 'export const pool = 1;\nexport const limiter = 2;\n' },
+      { filePath: path.join(workspace.dir, 'cache.ts'), text: 'export const cache = new Map();\n' },
+      { filePath: file, text },
+    ];
+    assert.deepEqual(await seen(), ['db.ts: pool, limiter', 'cache.ts: cache'], 'unsaved edits and a new unsaved file');
+    open = [{ filePath: file, text }];
+    assert.deepEqual(await seen(), ['db.ts: pool', 'unresolved'], 'closed documents fall back to the disk');
+    // A linter without open documents (the CLI) lays no overlays of its own.
+    const cli = createLinter({ cwd: workspace.dir, typeAware: 'off', plugin: standIn });
+    assert.deepEqual((await cli.lintText(text, file)).messages.map((m) => m.message), ['db.ts: pool', 'unresolved']);
   });
 
   it('gives one fatal message for a parse error', async () => {
