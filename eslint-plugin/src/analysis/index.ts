@@ -6,6 +6,7 @@ export * from './callGraph';
 export * from './catalog';
 export * from './collections';
 export * from './construction';
+export * from './dependencies';
 export * from './fanOutRewrites';
 export * from './imports';
 export * from './locks';
@@ -14,5 +15,3 @@ export * from './permits';
 export * from './promises';
 export * from './releasePaths';
 export * from './sleeps';
-// The package.json reader lives in the project layer; rules keep asking analysis for it.
-export { declaresDependency, nearestDependencies, type PackageDependencies } from '../project';
