@@ -7,6 +7,7 @@ export * from './catalog';
 export * from './collections';
 export * from './construction';
 export * from './fanOutRewrites';
+export * from './frameworkPromises';
 export * from './handlers';
 export * from './imports';
 export * from './onceOnly';

@@ -3,8 +3,8 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CallPattern, PromiseOrigin, TypeOracle } from '../analysis';
 import {
   callPatternListSchema, chainRootText, createTypeOracle, droppedExpressions, findVariable, forOfRewrite,
-  getAsyncContext, isEntryStart, isFunctionNode, isPromiseHandled, isRejectionGuarded, isThrowFreeDeclaration, isVariableRead, matchesAllowList,
-  promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
+  getAsyncContext, handlerPromiseVerdict, isEntryStart, isFunctionNode, isPromiseHandled, isRejectionGuarded, isThrowFreeDeclaration, isVariableRead, matchesAllowList,
+  mayRegisterHandlers, promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -18,7 +18,7 @@ export type Options = [{
 }];
 export type MessageId =
   | 'orphanedPromise' | 'unhandledChain' | 'unusedPromise' | 'forEachAsync' | 'asyncCallbackIgnored'
-  | 'asyncExecutor' | 'addAwait' | 'addVoid' | 'rewriteForOf';
+  | 'frameworkIgnoresPromise' | 'asyncExecutor' | 'addAwait' | 'addVoid' | 'rewriteForOf';
 
 /** Calls whose promises are conventionally left alone: node:test registers and awaits them itself. */
 export const DEFAULT_ALLOWED_CALLS: readonly CallPattern[] = [
@@ -67,6 +67,8 @@ export default createRule<Options, MessageId>({
         '`forEach` throws away the promises its async callback returns: every iteration starts at once, the code after it runs before any finishes, and a rejection is unhandled.',
       asyncCallbackIgnored:
         '`{{name}}` ignores the promise this async callback returns: a rejection inside it is unhandled and stops the Node.js process by default. Guard the whole body with `try/catch`.',
+      frameworkIgnoresPromise:
+        '{{framework}} {{major}} ignores the promise this async {{role}} returns: a rejection never reaches its error handling, the request gets no response, and the rejection is unhandled. Catch errors inside and pass them on (`next(error)` in Express), or guard the whole body with `try/catch`.',
       asyncExecutor:
         'Async `Promise` executor: an error after its first `await` rejects a promise nobody holds, and the outer promise never settles, so its callers wait forever.',
       addAwait: 'Add `await`: the caller waits for the result and sees its errors.',
@@ -99,6 +101,7 @@ export default createRule<Options, MessageId>({
     const allowedCallbacks = [...DEFAULT_ALLOWED_CALLBACKS, ...(options.allowedCallbacks ?? [])];
     const types = typeOracle(context);
     const strict = isStrict(context);
+    const handlersPossible = mayRegisterHandlers(sourceCode, context.filename);
 
     /** The origin of a promise that needs looking after, or null (not a promise, handled chain, allowed call). */
     const needsHandling = (node: TSESTree.Node): PromiseOrigin | null => {
@@ -175,6 +178,7 @@ export default createRule<Options, MessageId>({
         return;
       }
       const name = callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
+      const settled = checkFrameworkCallbacks(call);
       if (name === 'forEach') {
         checkForEach(call);
         return;
@@ -183,11 +187,36 @@ export default createRule<Options, MessageId>({
       if (!registration) return;
       const first = registration.callbackIndex;
       for (const arg of call.arguments.slice(first)) {
-        if (!isFunctionNode(arg) || !arg.async || isRejectionGuarded(arg)) continue;
+        if (!isFunctionNode(arg) || !arg.async || settled.has(arg) || isRejectionGuarded(arg)) continue;
         if (matchesAllowList(sourceCode, call, allowedCallbacks)) return;
         recordEvidence(context, arg, 'asyncCallbackIgnored', [evidenceAt(call, `registered with ${registration.name}`)]);
         context.report({ node: arg, messageId: 'asyncCallbackIgnored', data: { name: registration.name } });
       }
+    };
+
+    /**
+     * Async callbacks a server framework runs, judged by what that framework (at the version the
+     * file runs against) does with their promise. Returns the arguments settled here: reported,
+     * or looked after by the framework (hono's `app.on(…)` is a route, not an event listener).
+     */
+    const checkFrameworkCallbacks = (call: TSESTree.CallExpression): ReadonlySet<TSESTree.Node> => {
+      const settled = new Set<TSESTree.Node>();
+      if (!handlersPossible) return settled;
+      for (const arg of call.arguments) {
+        if (!isFunctionNode(arg) || !arg.async) continue;
+        const verdict = handlerPromiseVerdict(sourceCode, context.filename, arg);
+        if (!verdict) continue;
+        settled.add(arg);
+        if (verdict.policy === 'handles' || isRejectionGuarded(arg)) continue;
+        const framework = verdict.framework === 'express' ? 'Express' : verdict.framework;
+        recordEvidence(context, arg, 'frameworkIgnoresPromise', [evidenceAt(verdict.registration.node, `registered with ${framework} ${verdict.major} here`)]);
+        context.report({
+          node: arg,
+          messageId: 'frameworkIgnoresPromise',
+          data: { framework, major: String(verdict.major), role: verdict.registration.role },
+        });
+      }
+      return settled;
     };
 
     const checkForEach = (call: TSESTree.CallExpression): void => {
