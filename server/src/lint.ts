@@ -251,7 +251,7 @@ class LintCore implements AsyncHazardsLinter {
       for (;;) {
         this.crashes = [];
         const report = this.linterFor(absolute).verifyAndFix(text, config, { filename: absolute, fix: true });
-        const crashed = this.takeCrashes(absolute, scratch);
+        const crashed = this.takeCrashes(scratch);
         if (crashed.length === 0) return { output: report.output, fixed: report.fixed };
         // Each round drops at least one rule, so this ends.
         config = withoutRules(config, crashed.map((name) => `${plan.alias}/${name}`));
@@ -369,21 +369,21 @@ class LintCore implements AsyncHazardsLinter {
   private verifyOnce(text: string, filePath: string, plan: RunPlan, result: LintResult): Linter.LintMessage[] {
     this.crashes = [];
     const messages = this.linterFor(filePath).verify(text, plan.config, { filename: filePath });
-    const crashed = this.takeCrashes(filePath, result);
+    const crashed = this.takeCrashes(result);
     if (crashed.length === 0) return messages;
     const dropped = new Set(crashed.map((name) => `${plan.alias}/${name}`));
     return messages.filter((m) => m.ruleId === null || !dropped.has(m.ruleId));
   }
 
   /** Names the rules that crashed in the last pass on `result` and tells about each once. */
-  private takeCrashes(filePath: string, result: LintResult): string[] {
+  private takeCrashes(result: LintResult): string[] {
     const names: string[] = [];
     for (const crash of this.crashes) {
       const ruleId = `${RULE_PREFIX}/${crash.rule}`;
       if (names.includes(crash.rule)) continue;
       names.push(crash.rule);
       if (!result.crashedRules.includes(ruleId)) result.crashedRules.push(ruleId);
-      void this.notice(`crash:${crash.rule}`, { kind: 'ruleCrashed', ruleId, filePath, error: crash.error });
+      void this.notice(`crash:${crash.rule}`, { kind: 'ruleCrashed', ruleId, filePath: crash.filePath, error: crash.error });
     }
     this.crashes = [];
     return names;
