@@ -10,6 +10,8 @@ import { isSynchronouslyInvoked } from './asyncContext';
 import { busyWait, catalogueEntry, matchBlockingCall, mentionsClock } from './blockingApis';
 import { functionName, resolveCalleeFunction } from './callGraph';
 import { normalizeModule } from './imports';
+import { isOncePerProcess } from './onceOnly';
+import { askChecker } from './typeQueries';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -79,7 +81,7 @@ export function createChainAnalysis(
     if (!typed || !services?.esTreeNodeToTSNodeMap) return null;
     const tsCall = services.esTreeNodeToTSNodeMap.get(call as TSESTree.Node) as TS.Node | undefined;
     if (!tsCall || !ts.isCallExpression(tsCall)) return null;
-    return typed.callChain(tsCall, tsCall.getSourceFile().fileName, 0);
+    return askChecker(() => typed.callChain(tsCall, tsCall.getSourceFile().fileName, 0), null);
   };
 
   const summarize = (fn: FunctionNode, depth: number): BlockingChain | null => {
@@ -95,7 +97,7 @@ export function createChainAnalysis(
     const body = bodyOf(fn);
     for (const call of body.calls) {
       const direct = matchBlockingCall(sourceCode, call, options);
-      if (direct) return { links: [localLink(`calls \`${direct.api.name}\``, call)] };
+      if (direct && !isOncePerProcess(sourceCode, call)) return { links: [localLink(`calls \`${direct.api.name}\``, call)] };
     }
     if (mentionsClock(sourceCode)) {
       for (const loop of body.loops) {
