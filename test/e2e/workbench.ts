@@ -181,7 +181,13 @@ export class Workbench {
     return this.page.locator('.action-widget .monaco-list-row').allInnerTexts();
   }
 
+  /** Saves the active editor with Ctrl+S and waits until the dirty mark is gone. */
   async save(): Promise<void> {
+    // With no unsaved change, Ctrl+S writes nothing and the wait below passes at once: the caller
+    // would then read the file as it was before its edit.
+    if ((await this.page.locator('.tab.active.dirty').count()) === 0) {
+      throw new Error('nothing to save: the active editor has no unsaved change when Ctrl+S is pressed');
+    }
     await this.page.keyboard.press('Control+S');
     await this.page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: TIMEOUT });
   }
@@ -220,6 +226,14 @@ export class Workbench {
     }
     return (await this.page.locator('.markers-panel .monaco-list-row[aria-level="2"]').allInnerTexts())
       .map((row) => row.replace(/\s+/g, ' '));
+  }
+
+  /** Keeps every web worker of the page busy for `ms` (without waiting for it): work the
+   * workbench hands to a worker is delayed, as on a loaded machine. Fault injection, not a wait. */
+  holdWorkers(ms: number): void {
+    for (const worker of this.page.workers()) {
+      void worker.evaluate(`(() => { const end = Date.now() + ${ms}; while (Date.now() < end); })()`).catch(() => undefined);
+    }
   }
 
   async screenshot(path: string): Promise<void> {
