@@ -220,6 +220,20 @@ export function noteSlow(stats: SweepStats, entry: { file: string; ms: number; l
   stats.slowest.length = Math.min(stats.slowest.length, 5);
 }
 
+/** Adds the counts of `from` (another shard's) into `into`. */
+export function mergeStats(into: SweepStats, from: SweepStats): void {
+  into.files += from.files;
+  into.lines += from.lines;
+  into.typedFiles += from.typedFiles;
+  into.parseErrors += from.parseErrors;
+  for (const key of ['findings', 'typedFindings', 'fixesApplied'] as const) {
+    for (const [name, count] of Object.entries(from[key])) into[key][name] = (into[key][name] ?? 0) + count;
+  }
+  into.fixFailures.push(...from.fixFailures);
+  into.crashes.push(...from.crashes);
+  for (const entry of from.slowest) noteSlow(into, entry);
+}
+
 export function countLines(text: string): number {
   let lines = 1;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
