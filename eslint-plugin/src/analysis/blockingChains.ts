@@ -10,6 +10,7 @@ import { isSynchronouslyInvoked } from './asyncContext';
 import { busyWait, catalogueEntry, matchBlockingCall, mentionsClock } from './blockingApis';
 import { functionName, resolveCalleeFunction } from './callGraph';
 import { normalizeModule } from './imports';
+import { askChecker } from './typeQueries';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -79,7 +80,7 @@ export function createChainAnalysis(
     if (!typed || !services?.esTreeNodeToTSNodeMap) return null;
     const tsCall = services.esTreeNodeToTSNodeMap.get(call as TSESTree.Node) as TS.Node | undefined;
     if (!tsCall || !ts.isCallExpression(tsCall)) return null;
-    return typed.callChain(tsCall, tsCall.getSourceFile().fileName, 0);
+    return askChecker(() => typed.callChain(tsCall, tsCall.getSourceFile().fileName, 0), null);
   };
 
   const summarize = (fn: FunctionNode, depth: number): BlockingChain | null => {

@@ -141,9 +141,10 @@ function calleeFunction(sourceCode: Services, callee: TSESTree.Node, depth: numb
   if (isFunctionNode(expr)) return expr;
   if (expr.type === AST_NODE_TYPES.Identifier) {
     const variable = findVariable(sourceCode, expr);
-    if (!variable || variable.defs.length !== 1) return null;
-    const def = variable.defs[0] as TSESLint.Scope.Definition;
-    if (def.type === 'FunctionName') return def.node as FunctionNode;
+    const def = variable ? implementationDef(variable) : null;
+    if (!variable || !def) return null;
+    // `declare function f(): T;` has no body to follow: the call resolves to nothing.
+    if (def.type === 'FunctionName') return isFunctionNode(def.node) ? def.node : null;
     if (def.type === 'Variable' && def.node.id === def.name && def.node.init) {
       const constant = def.node.parent.kind === 'const' || !variable.references.some((r) => r.isWrite() && !r.init);
       return constant ? calleeFunction(sourceCode, def.node.init, depth + 1) : null;
@@ -169,6 +170,19 @@ function calleeFunction(sourceCode: Services, callee: TSESTree.Node, depth: numb
     }
   }
   return null;
+}
+
+/**
+ * The one definition a call through `variable` runs: the only one, or, for a TypeScript function
+ * with overload signatures, the implementation (the one declaration with a body). Anything else
+ * with several definitions (a `var` declared twice, a function merged with a namespace) is null.
+ */
+function implementationDef(variable: TSESLint.Scope.Variable): TSESLint.Scope.Definition | null {
+  const defs = variable.defs;
+  if (defs.length === 1) return defs[0] ?? null;
+  if (defs.length === 0 || !defs.every((d) => d.type === 'FunctionName')) return null;
+  const bodies = defs.filter((d) => isFunctionNode(d.node));
+  return bodies.length === 1 ? (bodies[0] ?? null) : null;
 }
 
 /** In a static method, field or block, `this` is the class itself: `this.x()` calls a static member. */

@@ -8,6 +8,7 @@ import { getCallGraph } from './callGraph';
 import { getConstruction } from './construction';
 import { refMatches, resolveReference } from './imports';
 import { getPermitCall } from './permits';
+import { askChecker } from './typeQueries';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -923,7 +924,6 @@ const ELEMENT_FLAGS_VARIABLE = 12;
 /** `CollectionTypes` over typescript-eslint's parser services. */
 export function createCollectionTypes(services: ParserServicesWithTypeInformation): CollectionTypes {
   const checker = services.program.getTypeChecker();
-  const typeOf = (node: TSESTree.Node): ts.Type => checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(node));
   const thenable = (type: ts.Type, at: ts.Node): boolean | null => {
     if (type.flags & (TYPE_FLAGS_ANY_UNKNOWN | TYPE_FLAGS_TYPE_PARAMETER)) return null;
     if (type.isUnion()) {
@@ -940,8 +940,8 @@ export function createCollectionTypes(services: ParserServicesWithTypeInformatio
     return checker.getTypeOfSymbolAtLocation(then, at).getCallSignatures().length > 0;
   };
   return {
-    tupleLength(node) {
-      const type = typeOf(node);
+    tupleLength: (node) => askChecker(() => {
+      const type = checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(node));
       const members = type.isUnion() ? type.types : [type];
       let longest = 0;
       for (const member of members) {
@@ -951,12 +951,12 @@ export function createCollectionTypes(services: ParserServicesWithTypeInformatio
         longest = Math.max(longest, target.fixedLength);
       }
       return longest;
-    },
-    isThenable(node) {
+    }, null),
+    isThenable: (node) => askChecker(() => {
       const tsNode = services.esTreeNodeToTSNodeMap.get(node);
       return thenable(checker.getTypeAtLocation(tsNode), tsNode);
-    },
-    returnsThenable(fn) {
+    }, null),
+    returnsThenable: (fn) => askChecker(() => {
       const tsNode = services.esTreeNodeToTSNodeMap.get(fn);
       const signatures = checker.getTypeAtLocation(tsNode).getCallSignatures();
       if (signatures.length === 0) return null;
@@ -967,6 +967,6 @@ export function createCollectionTypes(services: ParserServicesWithTypeInformatio
         if (t === null) unknown = true;
       }
       return unknown ? null : false;
-    },
+    }, null),
   };
 }

@@ -15,3 +15,4 @@ export * from './permits';
 export * from './promises';
 export * from './releasePaths';
 export * from './sleeps';
+export * from './typeQueries';

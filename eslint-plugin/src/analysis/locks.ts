@@ -38,6 +38,7 @@ import { contains, enclosingFunction, findVariable, isFunctionNode, nodesAtMatch
 import type { ConstructionKind } from './catalog';
 import { getConstruction } from './construction';
 import { refMatches, resolveReference } from './imports';
+import { askChecker, typeAt } from './typeQueries';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -397,10 +398,12 @@ function typedShape(services: Partial<ParserServices>, owner: TSESTree.Expressio
   const map = services.esTreeNodeToTSNodeMap;
   if (!program || !map) return null;
   const checker = program.getTypeChecker();
-  const type = checker.getTypeAtLocation(map.get(owner));
-  const symbol = type.aliasSymbol ?? type.getSymbol();
-  if (!symbol) return null;
-  const qualified = checker.getFullyQualifiedName(symbol);
+  const type = typeAt({ program, esTreeNodeToTSNodeMap: map }, owner);
+  const qualified = type && askChecker(() => {
+    const symbol = type.aliasSymbol ?? type.getSymbol();
+    return symbol ? checker.getFullyQualifiedName(symbol) : null;
+  }, null);
+  if (!qualified) return null;
   const match = /^"([^"]+)"\.(\w+)$/.exec(qualified);
   if (!match) return null;
   const pkg = packageOf(match[1] as string);

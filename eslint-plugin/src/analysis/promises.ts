@@ -1,4 +1,3 @@
-import type * as ts from 'typescript';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
@@ -6,6 +5,8 @@ import { calleeName, findVariable, isFunctionNode, patternNames, skipTransparent
 import { getCallGraph } from './callGraph';
 import type { ModuleRef } from './imports';
 import { normalizeModule, resolveReference } from './imports';
+import type { CheckerServices } from './typeQueries';
+import { askChecker, typeAt } from './typeQueries';
 import { moduleExportListSchema } from '../util/settings';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -570,28 +571,26 @@ function originModule(sourceCode: Services, node: TSESTree.Node, depth: number):
 
 // ---- type information --------------------------------------------------------------------------
 
-interface TypedServices {
-  program: ts.Program;
-  esTreeNodeToTSNodeMap: { get(node: TSESTree.Node): ts.Node };
-  getTypeAtLocation(node: TSESTree.Node): ts.Type;
-}
-
-/** A `TypeOracle` over typescript-eslint's parser services. */
-export function createTypeOracle(services: TypedServices): TypeOracle {
+/** A `TypeOracle` over typescript-eslint's parser services; a failing checker answers "not known". */
+export function createTypeOracle(services: CheckerServices): TypeOracle {
   const checker = services.program.getTypeChecker();
   return {
     isThenable(node) {
-      const type = services.getTypeAtLocation(node);
+      const type = typeAt(services, node);
       const tsNode = services.esTreeNodeToTSNodeMap.get(node);
-      const parts = type.isUnion() ? type.types : [type];
-      return parts.some((part) => {
-        const then = part.getProperty('then');
-        if (!then) return false;
-        return checker.getTypeOfSymbolAtLocation(then, tsNode).getCallSignatures().length > 0;
-      });
+      if (!type || !tsNode) return false;
+      return askChecker(() => {
+        const parts = type.isUnion() ? type.types : [type];
+        return parts.some((part) => {
+          const then = part.getProperty('then');
+          if (!then) return false;
+          return checker.getTypeOfSymbolAtLocation(then, tsNode).getCallSignatures().length > 0;
+        });
+      }, false);
     },
     typeText(node) {
-      return checker.typeToString(services.getTypeAtLocation(node));
+      const type = typeAt(services, node);
+      return type ? askChecker(() => checker.typeToString(type), 'a promise') : 'a promise';
     },
   };
 }

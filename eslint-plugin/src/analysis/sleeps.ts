@@ -9,6 +9,7 @@ import { getCallGraph } from './callGraph';
 import { getConstruction } from './construction';
 import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
+import { askChecker } from './typeQueries';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -124,7 +125,8 @@ export function createSleepAnalysis(
     if (!typed || !ref) return null;
     // Imported from elsewhere: only the type checker can see the helper's body.
     const tsNode = services?.esTreeNodeToTSNodeMap?.get(node);
-    return tsNode && ts.isCallExpression(tsNode) && typed.isSleepCall(tsNode, depth) ? 'sleep' : null;
+    if (!tsNode || !ts.isCallExpression(tsNode)) return null;
+    return askChecker(() => typed.isSleepCall(tsNode, depth), false) ? 'sleep' : null;
   };
 
   const isSleepFunctionAt = (fn: FunctionNode, depth: number): boolean => {

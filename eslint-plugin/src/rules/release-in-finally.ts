@@ -1,7 +1,9 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { Acquisition, AcquisitionKind, ReleaseProblem } from '../analysis';
-import { checkReleasePaths, findManualAcquisitions, getCallGraph, skipTransparent, staticPropertyName } from '../analysis';
+import {
+  checkReleasePaths, findManualAcquisitions, getCallGraph, skipTransparent, staticPropertyName, typeHasProperty,
+} from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
 import type { EvidenceLocation } from '../util/evidence';
@@ -105,16 +107,15 @@ export default createRule<Options, MessageId>({
     const sourceCode = context.sourceCode;
     const resources = [...getSharedSettings(context).resources, ...(options.resources ?? [])];
     const services = getOptionalParserServices(context);
-    const checker = services.program ? services.program.getTypeChecker() : null;
+    const program = services.program;
 
     function isPromise(acquisition: Acquisition, expr: TSESTree.Expression): boolean {
       const node = skipTransparent(expr);
       if (node.type === AST_NODE_TYPES.NewExpression) {
         return node.callee.type === AST_NODE_TYPES.Identifier && node.callee.name === 'Promise';
       }
-      if (checker && services.esTreeNodeToTSNodeMap) {
-        const type = checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(node));
-        if (type.getProperty('then')) return true;
+      if (program && typeHasProperty({ program, esTreeNodeToTSNodeMap: services.esTreeNodeToTSNodeMap }, node, 'then')) {
+        return true;
       }
       if (node.type !== AST_NODE_TYPES.CallExpression) return false;
       const callee = skipTransparent(node.callee);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CallGraph, FunctionInfo } from '../../src/analysis';
-import { getCallGraph, runningFunction } from '../../src/analysis';
+import { getCallGraph, resolveCalleeFunction, runningFunction } from '../../src/analysis';
 import type { Parsed } from './parse';
 import { parse } from './parse';
 
@@ -220,5 +220,59 @@ describe('getCallGraph: which function a call runs in', () => {
     const { parsed, graph } = graphOf(`function step() {}\nstep();`);
     assert.equal(runningFunction(parsed.find(AST_NODE_TYPES.CallExpression, 'step()')), null);
     assert.deepEqual(callees(named(graph, 'step')), []);
+  });
+});
+
+describe('getCallGraph: bodiless TypeScript declarations', () => {
+  it('a `declare function` resolves to nothing', () => {
+    const { parsed, graph } = graphOf(`declare function remote(): string;\nasync function run() { remote(); }`);
+    assert.equal(targetOf(parsed, graph, 'remote()'), null);
+    assert.equal(resolveCalleeFunction(parsed.sourceCode, parsed.find(AST_NODE_TYPES.Identifier, 'remote', 1)), null);
+  });
+
+  it('an overloaded function resolves to its implementation', () => {
+    const { parsed, graph } = graphOf(
+      `function load(p: string): string;\nfunction load(p: number): string;\nfunction load(p: string | number) { return String(p); }\nasync function run() { load(1); }`,
+    );
+    const target = targetOf(parsed, graph, 'load(1)');
+    assert.equal(target?.name, 'load');
+    assert.equal(target?.node.type, AST_NODE_TYPES.FunctionDeclaration);
+    assert.ok(target?.node.body, 'the implementation, with its body');
+  });
+
+  it('overload signatures with no implementation (an ambient overload set) resolve to nothing', () => {
+    const { parsed, graph } = graphOf(`declare function f(a: string): void;\ndeclare function f(a: number): void;\nasync function run() { f(1); }`);
+    assert.equal(targetOf(parsed, graph, 'f(1)'), null);
+  });
+
+  it('a function merged with a namespace is left alone', () => {
+    const { parsed, graph } = graphOf(`function f() {}\nnamespace f { export const x = 1; }\nasync function run() { f(); }`);
+    assert.equal(targetOf(parsed, graph, 'f()'), null);
+  });
+
+  it('method overloads resolve to the member with a body; abstract members to nothing', () => {
+    const { parsed, graph } = graphOf(`abstract class A {
+  abstract load(): string;
+  pick(x: string): string;
+  pick(x: number): string;
+  pick(x: string | number) { return String(x); }
+  async run() { this.load(); this.pick(1); }
+}`);
+    assert.equal(targetOf(parsed, graph, 'this.load()'), null);
+    const pick = targetOf(parsed, graph, 'this.pick(1)');
+    assert.equal(pick?.name, 'pick');
+    assert.ok(pick?.node.body);
+  });
+
+  it('no function in the graph is bodiless', () => {
+    const { graph } = graphOf(`declare function a(): void;
+function b(x: string): void;
+function b(x: string) {}
+declare class C { m(): void; }
+abstract class D { abstract m(): void; n(): void; n() {} }
+declare module 'm' { export function e(): void; }
+namespace N { export declare function g(): void; }`);
+    for (const fn of graph.functions) assert.ok(fn.node.body, `${fn.name ?? 'anonymous'} has a body`);
+    assert.deepEqual(graph.functions.map((f) => f.name), ['b', 'n']);
   });
 });

@@ -8,6 +8,27 @@ const ruleTester = createRuleTester();
 // arguments keep the cases checked against this rule's message ids and options.
 ruleTester.run<MessageId, Options>('no-blocking-in-async', rule as never, {
   valid: [
+    // --- bodiless TypeScript declarations: nothing to follow, and no crash ---
+    `declare function loadConfig(path: string): string;
+export async function handle() { return loadConfig('a.json'); }`,
+    `export declare function loadConfig(path: string): string;
+export async function handle() { return loadConfig('a.json'); }`,
+    `declare class Store { read(): string; }
+declare const store: Store;
+export async function handle() { return store.read(); }`,
+    `abstract class Repo {
+  abstract load(): string;
+  async handle() { return this.load(); }
+}`,
+    `class Repo {
+  declare load: () => string;
+  async handle() { return this.load(); }
+}`,
+    // Overloads whose implementation does not block.
+    `function pick(x: string): string;
+function pick(x: number): string;
+function pick(x: string | number): string { return String(x); }
+export async function handle() { return pick(1); }`,
     // --- outside async code: top level, startup, synchronous functions themselves ---
     `import fs from 'node:fs';
 const config = JSON.parse(fs.readFileSync('config.json', 'utf8'));
@@ -1114,6 +1135,52 @@ export async function handle() {
       errors: [{
         messageId: 'blockingHelper', line: 6, column: 21,
         data: { callee: 'loadTemplates', chain: 'calls `fs.readFileSync` (line 3)', where: 'async function `handle` (line 5)' },
+      }],
+    },
+    // An overloaded helper is followed into its implementation.
+    {
+      code: `import { readFileSync } from 'node:fs';
+function load(path: string): string;
+function load(path: string, encoding: 'utf8'): string;
+function load(path: string, encoding?: 'utf8'): string {
+  return readFileSync(path, encoding ?? 'utf8');
+}
+export async function handle() {
+  return load('a.json');
+}`,
+      errors: [{
+        messageId: 'blockingHelper', line: 8, column: 10,
+        data: { callee: 'load', chain: 'calls `fs.readFileSync` (line 5)', where: 'async function `handle` (line 7)' },
+      }],
+    },
+    // An overloaded method: its implementation is the member with a body.
+    {
+      code: `import { execSync } from 'node:child_process';
+export class Deploy {
+  run(cmd: string): string;
+  run(cmd: string[]): string;
+  run(cmd: string | string[]): string {
+    return execSync(Array.isArray(cmd) ? cmd.join(' ') : cmd).toString();
+  }
+  async handle() { return this.run('ls'); }
+}`,
+      errors: [{
+        messageId: 'blockingHelper', line: 8, column: 27,
+        data: { callee: 'run', chain: 'calls `child_process.execSync` (line 6)', where: 'async function `handle` (line 8)' },
+      }],
+    },
+    // A `declare function` next to a real helper: the findings of the file survive.
+    {
+      code: `import { readFileSync } from 'node:fs';
+declare function remote(): string;
+function local() { return readFileSync('a'); }
+export async function handle() {
+  remote();
+  return local();
+}`,
+      errors: [{
+        messageId: 'blockingHelper', line: 6, column: 10,
+        data: { callee: 'local', chain: 'calls `fs.readFileSync` (line 3)', where: 'async function `handle` (line 4)' },
       }],
     },
     // Two levels deep: render → loadTemplates → readFileSync.

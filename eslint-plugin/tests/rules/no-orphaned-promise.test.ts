@@ -848,6 +848,32 @@ export function run() { return api.send('x'); }`,
   ],
   invalid: [
     ...invalid.map((test) => ({ ...test, filename: fixture('orphaned.ts') })),
+    // TypeScript's checker overflows its stack on this recursive generic (tsc does too): that
+    // question's answer is "type unknown", and the syntactic finding on the IIFE stands.
+    {
+      code: `interface CustomNode<P> { getNextNode: () => CustomNode<P>; }
+declare const createNode: () => { getNextNode: <T>() => CustomNode<T> };
+function wrapNode<T>(getNode: () => CustomNode<T>) { return getNode; }
+(async () => {
+  wrapNode(() => {
+    const node = createNode();
+    return wrapNode<typeof node.getNextNode<any>>(node.getNextNode);
+  });
+})();`,
+      filename: fixture('orphaned.ts'),
+      errors: [{
+        messageId: 'orphanedPromise', line: 4, column: 1,
+        suggestions: [{ messageId: 'addVoid', output: `interface CustomNode<P> { getNextNode: () => CustomNode<P>; }
+declare const createNode: () => { getNextNode: <T>() => CustomNode<T> };
+function wrapNode<T>(getNode: () => CustomNode<T>) { return getNode; }
+void (async () => {
+  wrapNode(() => {
+    const node = createNode();
+    return wrapNode<typeof node.getNextNode<any>>(node.getNextNode);
+  });
+})();` }],
+      }],
+    },
     // --- typed only: promises from another file ---
     {
       code: `const p = fetch('a');
