@@ -85,7 +85,7 @@ export const MATRIX: MatrixCase[] = [
   },
   {
     file: 'overloads.ts',
-    reports: [ORPHAN, FAN_OUT],
+    reports: [BLOCK, ORPHAN, FAN_OUT],
     code: src([
       "import * as fs from 'node:fs';",
       'export function read(path: string): string;',
