@@ -50,6 +50,10 @@ describe('real-code sweep, fixed sample', () => {
     assert.match(parseProblem(file, 'const = ;') ?? '', /^1:7 Variable declaration expected/);
     assert.match(parseProblemViaLinter(file, 'const = ;') ?? '', /^1:6 Parsing error: Variable declaration expected/);
     assert.equal(parseProblemViaLinter(file, text), undefined);
+    // A top-level `await (` is an await in a module (what ESLint parses), a call in a script.
+    const js = file.replace(/\.ts$/, '.js');
+    assert.match(parseProblem(js, 'await (') ?? '', /Expression expected/);
+    assert.match(parseProblemViaLinter(js, 'await (') ?? '', /Expression expected/);
   });
 
   it('a file no configuration matches fails loudly instead of counting as clean', () => {
