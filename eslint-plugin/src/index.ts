@@ -11,7 +11,7 @@ type FlatConfig = TSESLint.FlatConfig.Config;
 interface AsyncHazardsPlugin {
   meta: { name: 'eslint-plugin-async-hazards'; version: string };
   rules: typeof rules;
-  configs: Record<'recommended' | 'recommended-type-checked' | 'all', FlatConfig>;
+  configs: Record<'recommended' | 'recommended-type-checked' | 'strict' | 'strict-type-checked' | 'all', FlatConfig>;
 }
 
 const plugin: AsyncHazardsPlugin = {

@@ -37,6 +37,18 @@ describe('plugin object', () => {
     assert.deepEqual(config.rules, plugin.configs.recommended.rules);
   });
 
+  it('strict and strict-type-checked are the same rules with the strict preset; all is strict', () => {
+    const plugin = requireFromHere('eslint-plugin-async-hazards');
+    const strict = plugin.configs.strict;
+    const strictTyped = plugin.configs['strict-type-checked'];
+    assert.deepEqual(strict.rules, plugin.configs.recommended.rules);
+    assert.deepEqual(strict.settings, { 'async-hazards': { preset: 'strict' } });
+    assert.deepEqual(strictTyped.settings, strict.settings);
+    assert.deepEqual(strictTyped.languageOptions.parserOptions, { projectService: true });
+    assert.deepEqual(plugin.configs.all.settings, strict.settings);
+    assert.equal(plugin.configs.recommended.settings, undefined, 'recommended is the preset with no setting');
+  });
+
   it('every rule has a docs URL that points at its page shipped in the package', () => {
     const plugin = requireFromHere('eslint-plugin-async-hazards');
     for (const [name, rule] of Object.entries<{ meta: { docs: { url: string } } }>(plugin.rules)) {

@@ -10,8 +10,26 @@ RuleTester.itOnly = it.only;
 
 export const FIXTURES_DIR = path.join(__dirname, 'fixtures');
 
+/**
+ * Rule tests run under the `strict` preset: every shape a rule can find is reported there.
+ * What `recommended` leaves out for context is tested with `createRecommendedRuleTester`, with
+ * near misses on both sides. A case that sets its own `settings['async-hazards']` says
+ * `preset: 'strict'` itself.
+ */
+export const STRICT = { 'async-hazards': { preset: 'strict' } };
+
 /** Untyped tester: syntax and imports only, the way the rules run in a zero-setup folder. */
 export function createRuleTester(): RuleTester {
+  return new RuleTester({
+    languageOptions: {
+      parserOptions: { ecmaVersion: 'latest', sourceType: 'module' },
+    },
+    settings: STRICT,
+  });
+}
+
+/** Untyped tester under `recommended`, the preset with no setting. */
+export function createRecommendedRuleTester(): RuleTester {
   return new RuleTester({
     languageOptions: {
       parserOptions: { ecmaVersion: 'latest', sourceType: 'module' },
@@ -31,6 +49,7 @@ export function createTypedRuleTester(): RuleTester {
         tsconfigRootDir: FIXTURES_DIR,
       },
     },
+    settings: STRICT,
   });
 }
 

@@ -44,7 +44,7 @@ export function isSynchronouslyInvoked(fn: FunctionNode): boolean {
   return false;
 }
 
-function isTypeWrapper(node: TSESTree.Node): boolean {
+export function isTypeWrapper(node: TSESTree.Node): boolean {
   return (
     node.type === AST_NODE_TYPES.TSAsExpression ||
     node.type === AST_NODE_TYPES.TSSatisfiesExpression ||

@@ -10,6 +10,7 @@ import { isSynchronouslyInvoked } from './asyncContext';
 import { busyWait, catalogueEntry, matchBlockingCall, mentionsClock } from './blockingApis';
 import { functionName, resolveCalleeFunction } from './callGraph';
 import { normalizeModule } from './imports';
+import { isOncePerProcess } from './onceOnly';
 import { askChecker } from './typeQueries';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -96,7 +97,7 @@ export function createChainAnalysis(
     const body = bodyOf(fn);
     for (const call of body.calls) {
       const direct = matchBlockingCall(sourceCode, call, options);
-      if (direct) return { links: [localLink(`calls \`${direct.api.name}\``, call)] };
+      if (direct && !isOncePerProcess(sourceCode, call)) return { links: [localLink(`calls \`${direct.api.name}\``, call)] };
     }
     if (mentionsClock(sourceCode)) {
       for (const loop of body.loops) {

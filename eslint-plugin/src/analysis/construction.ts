@@ -246,6 +246,16 @@ export function thisClass(node: TSESTree.Node): TSESTree.ClassDeclaration | TSES
 
 /** `lock: Mutex` / `pool: Pool` with the type imported from a catalogued module. */
 function fromAnnotation(sourceCode: Services, node: TSESTree.Node): Construction | null {
+  const annotated = annotatedRef(sourceCode, node);
+  const entry = annotated ? findEntry(TYPE_NAMES, annotated.ref) : undefined;
+  return annotated && entry ? { ref: annotated.ref, kind: entry.kind, node: annotated.type, wrappedBy: [], fromType: true } : null;
+}
+
+/**
+ * The module export a declared type names: `(app: Express)` with `Express` imported from
+ * `express` → `express` + `Express`; `pool: pg.Pool` → `pg` + `Pool`. Null for local or unknown types.
+ */
+export function annotatedRef(sourceCode: Services, node: TSESTree.Node): { ref: ModuleRef; type: TSESTree.TSTypeReference } | null {
   const annotation = 'typeAnnotation' in node ? (node.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
   const type = annotation?.typeAnnotation;
   if (type?.type !== AST_NODE_TYPES.TSTypeReference) return null;
@@ -257,9 +267,7 @@ function fromAnnotation(sourceCode: Services, node: TSESTree.Node): Construction
     const base = resolveTypeName(sourceCode, typeName.left);
     ref = base ? { module: base.module, path: [...base.path, typeName.right.name] } : null;
   }
-  if (!ref) return null;
-  const entry = findEntry(TYPE_NAMES, ref);
-  return entry ? { ref, kind: entry.kind, node: type, wrappedBy: [], fromType: true } : null;
+  return ref ? { ref, type } : null;
 }
 
 function resolveTypeName(sourceCode: Services, id: TSESTree.Identifier): ModuleRef | null {

@@ -29,9 +29,16 @@ export function buildConfigs(plugin: Plugin, ruleNames: readonly RuleName[]): Re
       parserOptions: { projectService: true },
     },
   };
+  // Strict is the same rules with one shared setting: each rule then also reports what
+  // `recommended` leaves out for context. `all` is its older name.
+  const strictSettings = { 'async-hazards': { preset: 'strict' } };
+  const strict: FlatConfig = { ...recommended, name: 'async-hazards/strict', settings: strictSettings };
+  const strictTypeChecked: FlatConfig = { ...recommendedTypeChecked, name: 'async-hazards/strict-type-checked', settings: strictSettings };
   return {
     recommended,
     'recommended-type-checked': recommendedTypeChecked,
-    all: { ...recommended, name: 'async-hazards/all' },
+    strict,
+    'strict-type-checked': strictTypeChecked,
+    all: { ...strict, name: 'async-hazards/all' },
   };
 }

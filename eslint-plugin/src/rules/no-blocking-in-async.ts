@@ -1,7 +1,9 @@
 import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import type { AsyncContext, AsyncTwin, BlockingChain, BlockingOptions, WaitLoop, ModuleExportEntry } from '../analysis';
+import type {
+  AsyncContext, AsyncTwin, BlockingChain, BlockingOptions, HandlerRegistration, WaitLoop, ModuleExportEntry,
+} from '../analysis';
 import {
   BLOCKING_MODULES,
   DEFAULT_RANDOM_BYTES_THRESHOLD,
@@ -10,12 +12,16 @@ import {
   contains,
   createChainAnalysis,
   describeChain,
+  enclosingHandler,
   functionName,
   getAsyncContext,
   importedModules,
+  isOncePerProcess,
   isPlainSync,
+  isStartupPhase,
   matchBlockingCall,
   mayBeBlockingName,
+  mayRegisterHandlers,
   mentionsClock,
   normalizeModule,
   resolveCalleeFunction,
@@ -28,7 +34,7 @@ import { evidenceAt, recordEvidence } from '../util/evidence';
 import type { ImportEdit } from '../util/importBinding';
 import { awaitNeedsParens, stdoutKeepsMeaning } from '../util/awaitRewrite';
 import { applyImportEdits, bindingFor } from '../util/importBinding';
-import { getSharedSettings } from '../util/settings';
+import { getSharedSettings, isStrict } from '../util/settings';
 
 export type Options = [
   {
@@ -106,30 +112,49 @@ export default createRule<Options, MessageId>({
     let chains: ReturnType<typeof createChainAnalysis> | null = null;
     const chainAnalysis = (): ReturnType<typeof createChainAnalysis> =>
       (chains ??= createChainAnalysis(sourceCode, blocking, typed));
+    const filename = context.filename;
+    const strict = isStrict(context);
+    const handlersPossible = mayRegisterHandlers(sourceCode, filename);
+
+    /**
+     * Where `node` runs when other work waits on it: async code, or a function a server framework
+     * runs per request (`app.get('/', (req, res) => …)`), even a synchronous one.
+     */
+    function contextOf(node: TSESTree.Node): RunContext | null {
+      const ctx = getAsyncContext(node);
+      // Startup (`main()` before it listens, NestJS's onModuleInit): nothing else shares the loop yet.
+      if (ctx && !strict && isStartupPhase(sourceCode, ctx.asyncFunction, node)) return null;
+      if (ctx || !handlersPossible) return ctx;
+      const found = enclosingHandler(sourceCode, filename, node);
+      return found ? { asyncFunction: found.handler, via: found.via, registration: found.registration } : null;
+    }
 
     function report(
       node: TSESTree.Node,
       messageId: MessageId,
-      ctx: AsyncContext,
+      ctx: RunContext,
       data: Record<string, string>,
       evidence: ReturnType<typeof evidenceAt>[],
       suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = [],
     ): void {
       const fn = ctx.asyncFunction;
       const where = describeWhere(ctx);
-      recordEvidence(context, node, messageId, [...evidence, evidenceAt(fn, 'async code starts here')]);
+      const start = ctx.registration
+        ? evidenceAt(ctx.registration.node, `${ctx.registration.framework} runs it per request from here`)
+        : evidenceAt(fn, 'async code starts here');
+      recordEvidence(context, node, messageId, [...evidence, start]);
       context.report({ node, messageId, data: { ...data, where }, suggest });
     }
 
     // Helper calls are judged at the end of the file, and only when something outside async code
     // can block at all: most files have no blocking helper, and then no call graph is needed.
-    const helperCalls: { call: TSESTree.CallExpression; ctx: AsyncContext }[] = [];
+    const helperCalls: { call: TSESTree.CallExpression; ctx: RunContext }[] = [];
     let blockingOutsideAsync = false;
 
     function checkCall(call: TSESTree.CallExpression): void {
       // `$.s(options)` only binds options; the tagged template around it runs the command.
       if (call.parent.type === AST_NODE_TYPES.TaggedTemplateExpression && call.parent.tag === call) return;
-      const ctx = getAsyncContext(call);
+      const ctx = contextOf(call);
       if (!ctx) {
         if (checkHelpers && !blockingOutsideAsync && mayBeBlockingName(calleeName(call), blocking)) {
           blockingOutsideAsync = matchBlockingCall(sourceCode, call, blocking) !== null;
@@ -137,6 +162,8 @@ export default createRule<Options, MessageId>({
         return;
       }
       const direct = matchBlockingCall(sourceCode, call, blocking);
+      // Lazy initialisation and memoised reads stall once, at first use; that is not per request.
+      if (direct && isOncePerProcess(sourceCode, call)) return;
       if (direct) {
         const suggestion = direct.api.twin ? twinSuggestion(call, direct.api.twin, ctx) : null;
         report(call, 'blockingCall', ctx, { name: direct.api.name }, [], suggestion ? [suggestion] : []);
@@ -145,7 +172,7 @@ export default createRule<Options, MessageId>({
       if (checkHelpers) helperCalls.push({ call, ctx });
     }
 
-    function checkHelperCall(call: TSESTree.CallExpression, ctx: AsyncContext): void {
+    function checkHelperCall(call: TSESTree.CallExpression, ctx: RunContext): void {
       const target = resolveCalleeFunction(sourceCode, call.callee);
       let chain: BlockingChain | null = null;
       let callee: string | null = null;
@@ -165,7 +192,7 @@ export default createRule<Options, MessageId>({
     }
 
     function checkTag(tagged: TSESTree.TaggedTemplateExpression): void {
-      const ctx = getAsyncContext(tagged);
+      const ctx = contextOf(tagged);
       const direct = matchBlockingCall(sourceCode, tagged, blocking);
       if (!direct) return;
       if (ctx) report(tagged, 'blockingCall', ctx, { name: direct.api.name }, []);
@@ -173,7 +200,7 @@ export default createRule<Options, MessageId>({
     }
 
     function checkLoop(loop: WaitLoop): void {
-      const ctx = getAsyncContext(loop);
+      const ctx = contextOf(loop);
       if (!ctx && (blockingOutsideAsync || !checkHelpers)) return;
       const wait = busyWait(sourceCode, loop);
       if (!wait) return;
@@ -195,10 +222,10 @@ export default createRule<Options, MessageId>({
     function twinSuggestion(
       call: TSESTree.CallExpression,
       twin: AsyncTwin,
-      ctx: AsyncContext,
+      ctx: RunContext,
     ): TSESLint.SuggestionReportDescriptor<MessageId> | null {
       // `await` is only valid in the async function's own body, not in a callback or a parameter default.
-      if (ctx.via.length > 0 || call.optional || ctx.asyncFunction.params.some((p) => contains(p, call))) return null;
+      if (!ctx.asyncFunction.async || ctx.via.length > 0 || call.optional || ctx.asyncFunction.params.some((p) => contains(p, call))) return null;
       if (twin.result === 'stdout' && !stdoutKeepsMeaning(call)) return null;
       const edits: ImportEdit[] = [];
       const fnText = twinReference(call, twin, edits);
@@ -264,11 +291,16 @@ function mayBlock(sourceCode: Readonly<TSESLint.SourceCode>, options: BlockingOp
   return sourceCode.text.includes('Atomics');
 }
 
-function describeWhere(ctx: AsyncContext): string {
+/** Async code, or a function a server framework runs per request (then `registration` says how). */
+type RunContext = AsyncContext & { registration?: HandlerRegistration };
+
+function describeWhere(ctx: RunContext): string {
   const fn = ctx.asyncFunction;
   const name = functionName(fn);
   const line = fn.loc.start.line;
-  const own = name ? `async function \`${name}\` (line ${line})` : `an async function (line ${line})`;
+  const kind = ctx.registration ? `${frameworkName(ctx.registration)} ${ctx.registration.role}` : 'async function';
+  const article = /^(?:[aeiou]|HTTP)/.test(kind) ? 'an' : 'a';
+  const own = name ? `${kind} \`${name}\` (line ${line})` : `${article} ${kind} (line ${line})`;
   return ctx.via.length > 0 ? `a callback that runs synchronously inside ${own}` : own;
 }
 
@@ -284,4 +316,8 @@ function calleeText(call: TSESTree.CallExpression): string {
 function abbreviate(text: string): string {
   const flat = text.replace(/\s+/g, ' ');
   return flat.length > 80 ? `${flat.slice(0, 77)}…` : flat;
+}
+
+function frameworkName(registration: HandlerRegistration): string {
+  return registration.framework === 'node:http' ? 'HTTP server' : registration.framework;
 }

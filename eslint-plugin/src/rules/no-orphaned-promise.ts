@@ -3,12 +3,13 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CallPattern, PromiseOrigin, TypeOracle } from '../analysis';
 import {
   callPatternListSchema, chainRootText, createTypeOracle, droppedExpressions, findVariable, forOfRewrite,
-  getAsyncContext, isFunctionNode, isPromiseHandled, isRejectionGuarded, isThrowFreeDeclaration, isVariableRead, matchesAllowList,
+  getAsyncContext, isEntryStart, isFunctionNode, isPromiseHandled, isRejectionGuarded, isThrowFreeDeclaration, isVariableRead, matchesAllowList,
   promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
 import { evidenceAt, recordEvidence } from '../util/evidence';
+import { isStrict } from '../util/settings';
 
 export type Options = [{
   allowVoid?: boolean;
@@ -97,6 +98,7 @@ export default createRule<Options, MessageId>({
     const allowedCalls = [...DEFAULT_ALLOWED_CALLS, ...(options.allowedCalls ?? [])];
     const allowedCallbacks = [...DEFAULT_ALLOWED_CALLBACKS, ...(options.allowedCallbacks ?? [])];
     const types = typeOracle(context);
+    const strict = isStrict(context);
 
     /** The origin of a promise that needs looking after, or null (not a promise, handled chain, allowed call). */
     const needsHandling = (node: TSESTree.Node): PromiseOrigin | null => {
@@ -132,6 +134,8 @@ export default createRule<Options, MessageId>({
       if (typeof statement.directive === 'string') return; // oxlint sets `directive: null` on plain statements
       for (const node of droppedExpressions(statement.expression, allowVoid)) {
         const expr = skipTransparent(node);
+        // An entry script's `main()` at top level: Node prints the rejection and exits non-zero.
+        if (!strict && startsEntry(expr)) continue;
         const origin = needsHandling(node);
         // `new Promise(async …)` gets the more specific executor report instead.
         if (origin && !(origin.kind === 'constructor' && hasAsyncExecutor(expr))) {
@@ -236,6 +240,15 @@ export default createRule<Options, MessageId>({
       if (init?.type !== AST_NODE_TYPES.NewExpression) return false;
       const ctor = skipTransparent(init.callee);
       return ctor.type === AST_NODE_TYPES.Identifier && AWAITING_EMITTER.test(ctor.name);
+    };
+
+    const startsEntry = (expr: TSESTree.Node): boolean => {
+      let root = expr;
+      while (root.type === AST_NODE_TYPES.CallExpression && root.callee.type === AST_NODE_TYPES.MemberExpression &&
+        ['then', 'finally'].includes(staticPropertyName(root.callee) ?? '')) {
+        root = skipTransparent(root.callee.object);
+      }
+      return root.type === AST_NODE_TYPES.CallExpression && isEntryStart(sourceCode, root);
     };
 
     const isGlobal = (id: TSESTree.Identifier): boolean => {

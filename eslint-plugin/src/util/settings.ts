@@ -22,7 +22,15 @@ export interface ResourceShape {
   module?: string;
 }
 
+/**
+ * `recommended` reports a hazard where its context makes it one; `strict` also reports what
+ * `recommended` leaves out for context (one-shot scripts, sizes it cannot see, …).
+ */
+export type Preset = 'recommended' | 'strict';
+
 export interface SharedSettings {
+  /** From `settings['async-hazards'].preset`; a rule with no preset setting behaves as `recommended`. */
+  preset: Preset;
   resources: ResourceShape[];
   permitCallbacks: ModuleExport[];
   sleeps: ModuleExport[];
@@ -31,6 +39,7 @@ export interface SharedSettings {
 }
 
 const EMPTY: SharedSettings = {
+  preset: 'recommended',
   resources: [],
   permitCallbacks: [],
   sleeps: [],
@@ -50,6 +59,7 @@ export function getSharedSettings(
   if (hit) return hit;
   const record = raw as Record<string, unknown>;
   const parsed: SharedSettings = {
+    preset: record['preset'] === 'strict' ? 'strict' : 'recommended',
     resources: list(record['resources']).filter(isResourceShape),
     permitCallbacks: list(record['permitCallbacks']).filter(isModuleExport),
     sleeps: list(record['sleeps']).filter(isModuleExport),
@@ -58,6 +68,11 @@ export function getSharedSettings(
   };
   cache.set(raw, parsed);
   return parsed;
+}
+
+/** True under the `strict` preset (`configs.strict`, `--strict`, the extension's `asyncHazards.preset`). */
+export function isStrict(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>): boolean {
+  return getSharedSettings(context).preset === 'strict';
 }
 
 function list(value: unknown): unknown[] {

@@ -1297,7 +1297,7 @@ export async function boot() {
 export async function boot() {
   return legacy.cfg.loadSync();
 }`,
-      settings: { 'async-hazards': { blockingCalls: [{ module: '@acme/legacy', method: 'loadSync' }] } },
+      settings: { 'async-hazards': { preset: 'strict', blockingCalls: [{ module: '@acme/legacy', method: 'loadSync' }] } },
       errors: [{ messageId: 'blockingCall', line: 3, column: 10, suggestions: [] }],
     },
     // A configured entry reached through a helper.

@@ -342,7 +342,7 @@ import { pause } from '@acme/time';
 const limit = pLimit(2);
 export const run = () => limit(async () => { await pause(10); });
 `,
-      settings: { 'async-hazards': { sleeps: [{ module: '@acme/other', export: 'pause' }] } },
+      settings: { 'async-hazards': { preset: 'strict', sleeps: [{ module: '@acme/other', export: 'pause' }] } },
     },
     // delay imported from a module that is not the delay package.
     `
@@ -1046,6 +1046,7 @@ export const run = () => gate.enter('k', async () => { await pause(10); });
 `,
       settings: {
         'async-hazards': {
+          preset: 'strict',
           permitCallbacks: [{ module: '@acme/limits', method: 'enter' }],
           sleeps: [{ module: '@acme/time', export: 'pause' }],
         },
@@ -1059,7 +1060,7 @@ const limit = pLimit(2);
 export const run = (clock: { idle(ms: number): Promise<void> }) => limit(async () => { await clock.idle(10); });
 `,
       // A method declared without a module matches on any object.
-      settings: { 'async-hazards': { sleeps: [{ method: 'idle' }] } },
+      settings: { 'async-hazards': { preset: 'strict', sleeps: [{ method: 'idle' }] } },
       errors: [{ messageId: 'sleepHoldingPermit', line: 4, column: 94 }],
     },
     // --- manual acquire → release regions ---

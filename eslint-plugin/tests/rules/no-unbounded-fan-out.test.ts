@@ -224,6 +224,7 @@ export async function nightly(tickets: string[]) {
 }`,
       settings: {
         'async-hazards': {
+          preset: 'strict',
           limiters: [{ module: '@acme/limits', export: 'createLimiter' }],
           permitCallbacks: [{ module: '@acme/limits', export: 'withPermit' }],
         },

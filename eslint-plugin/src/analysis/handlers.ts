@@ -1,0 +1,378 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import * as path from 'node:path';
+import type { FunctionNode } from './ast';
+import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { isSynchronouslyInvoked, isTypeWrapper } from './asyncContext';
+import { resolveCalleeFunction } from './callGraph';
+import { annotatedRef } from './construction';
+import { declaresDependency } from './dependencies';
+import type { ModuleRef } from './imports';
+import { importedModules, refMatches, resolveReference } from './imports';
+
+type Services = Readonly<TSESLint.SourceCode>;
+
+export type Framework = 'express' | 'fastify' | 'koa' | 'hono' | 'node:http' | 'nestjs' | 'next' | 'socket.io' | 'ws';
+
+/** What the framework does with the function: all of them run once per request or message. */
+export type HandlerRole = 'route handler' | 'middleware' | 'hook' | 'request listener' | 'connection listener' | 'message listener';
+
+export interface HandlerRegistration {
+  framework: Framework;
+  role: HandlerRole;
+  /** The registering call (`app.get(…)`), decorator (`@Get()`) or, for file conventions, the function. */
+  node: TSESTree.Node;
+}
+
+/**
+ * Objects of a server or event framework, told by what they are (a construction from the
+ * framework's module, a parameter the framework hands over, a declared type from its module),
+ * never by a variable's name.
+ */
+type Receiver =
+  | 'express-app' | 'express-route'
+  | 'fastify'
+  | 'koa-app' | 'koa-router'
+  | 'hono'
+  | 'http-server'
+  | 'io-server' | 'io-socket'
+  | 'ws-server' | 'ws-socket';
+
+const HTTP_VERBS: ReadonlySet<string> = new Set(['get', 'post', 'put', 'delete', 'del', 'patch', 'options', 'head', 'all']);
+
+interface MethodRule {
+  role: HandlerRole;
+  /** Which arguments are handlers: every function argument, or only the one at this index. */
+  args: 'functions' | number;
+  /** Only when the first argument is one of these event names. */
+  events?: ReadonlySet<string>;
+}
+
+const ROUTE: MethodRule = { role: 'route handler', args: 'functions' };
+const MIDDLEWARE: MethodRule = { role: 'middleware', args: 'functions' };
+const CONNECTION_EVENTS: ReadonlySet<string> = new Set(['connection', 'connect']);
+
+/** A registration method of a receiver: `app.get(path, ...handlers)`, `fastify.addHook(name, fn)`. */
+function methodRule(receiver: Receiver, method: string, firstArg: string | null): MethodRule | null {
+  switch (receiver) {
+    case 'express-app':
+    case 'express-route':
+    case 'koa-router':
+    case 'hono':
+      if (HTTP_VERBS.has(method)) return ROUTE;
+      if (method === 'use' || (receiver === 'express-app' && method === 'param')) return MIDDLEWARE;
+      if (receiver === 'hono' && method === 'on') return ROUTE;
+      return null;
+    case 'fastify':
+      if (HTTP_VERBS.has(method)) return ROUTE;
+      if (method === 'addHook') return { role: 'hook', args: 1 };
+      if (method === 'setErrorHandler' || method === 'setNotFoundHandler') return { role: 'route handler', args: 'functions' };
+      return null;
+    case 'koa-app':
+      return method === 'use' ? MIDDLEWARE : null;
+    case 'http-server':
+      return method === 'on' && firstArg === 'request' ? { role: 'request listener', args: 1 } : null;
+    case 'io-server':
+    case 'ws-server':
+      if (method === 'on' || method === 'once' || method === 'addListener') {
+        return firstArg !== null && CONNECTION_EVENTS.has(firstArg) ? { role: 'connection listener', args: 1 } : null;
+      }
+      return method === 'use' && receiver === 'io-server' ? MIDDLEWARE : null;
+    case 'io-socket':
+    case 'ws-socket':
+      if (method === 'on' || method === 'once' || method === 'addListener') {
+        return firstArg !== null && !CONNECTION_EVENTS.has(firstArg) ? { role: 'message listener', args: 1 } : null;
+      }
+      return method === 'use' && receiver === 'io-socket' ? MIDDLEWARE : null;
+  }
+}
+
+const FRAMEWORK_OF: Readonly<Record<Receiver, Framework>> = {
+  'express-app': 'express', 'express-route': 'express',
+  fastify: 'fastify',
+  'koa-app': 'koa', 'koa-router': 'koa',
+  hono: 'hono',
+  'http-server': 'node:http',
+  'io-server': 'socket.io', 'io-socket': 'socket.io',
+  'ws-server': 'ws', 'ws-socket': 'ws',
+};
+
+/** Calls and constructions that make a receiver. */
+const FACTORIES: readonly { module: string; path: readonly string[]; receiver: Receiver }[] = [
+  { module: 'express', path: [], receiver: 'express-app' },
+  { module: 'express', path: ['Router'], receiver: 'express-app' },
+  { module: 'fastify', path: [], receiver: 'fastify' },
+  { module: 'fastify', path: ['fastify'], receiver: 'fastify' },
+  { module: 'koa', path: [], receiver: 'koa-app' },
+  { module: '@koa/router', path: [], receiver: 'koa-router' },
+  { module: 'koa-router', path: [], receiver: 'koa-router' },
+  { module: 'hono', path: ['Hono'], receiver: 'hono' },
+  { module: 'socket.io', path: [], receiver: 'io-server' },
+  { module: 'socket.io', path: ['Server'], receiver: 'io-server' },
+  { module: 'ws', path: ['WebSocketServer'], receiver: 'ws-server' },
+  { module: 'ws', path: ['Server'], receiver: 'ws-server' },
+  { module: 'ws', path: ['WebSocket', 'Server'], receiver: 'ws-server' },
+];
+
+/** Declared types that name a receiver: `(app: Express)`, `(fastify: FastifyInstance)`, `(socket: Socket)`. */
+const TYPES: readonly { module: string; path: readonly string[]; receiver: Receiver }[] = [
+  { module: 'express', path: ['Express'], receiver: 'express-app' },
+  { module: 'express', path: ['Application'], receiver: 'express-app' },
+  { module: 'express', path: ['Router'], receiver: 'express-app' },
+  { module: 'express', path: ['IRouter'], receiver: 'express-app' },
+  { module: 'fastify', path: ['FastifyInstance'], receiver: 'fastify' },
+  { module: 'koa', path: [], receiver: 'koa-app' },
+  { module: '@koa/router', path: [], receiver: 'koa-router' },
+  { module: 'hono', path: ['Hono'], receiver: 'hono' },
+  { module: 'socket.io', path: ['Server'], receiver: 'io-server' },
+  { module: 'socket.io', path: ['Socket'], receiver: 'io-socket' },
+  { module: 'ws', path: ['WebSocketServer'], receiver: 'ws-server' },
+  { module: 'ws', path: [], receiver: 'ws-socket' },
+  { module: 'ws', path: ['WebSocket'], receiver: 'ws-socket' },
+];
+
+/** Request parameter types that make any function a handler, wherever it is registered. */
+const REQUEST_TYPES: readonly { module: string; path: readonly string[]; framework: Framework }[] = [
+  { module: 'express', path: ['Request'], framework: 'express' },
+  { module: 'fastify', path: ['FastifyRequest'], framework: 'fastify' },
+  { module: 'koa', path: ['Context'], framework: 'koa' },
+  { module: 'koa', path: ['ParameterizedContext'], framework: 'koa' },
+  { module: 'next', path: ['NextApiRequest'], framework: 'next' },
+  { module: 'next/server', path: ['NextRequest'], framework: 'next' },
+  { module: 'http', path: ['IncomingMessage'], framework: 'node:http' },
+];
+
+const HTTP_MODULES = ['http', 'https', 'http2'] as const;
+const NEST_ROUTE_DECORATORS: ReadonlySet<string> = new Set(['Get', 'Post', 'Put', 'Delete', 'Patch', 'Options', 'Head', 'All']);
+const NEXT_ROUTE_EXPORTS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+
+const registrationCache = new WeakMap<FunctionNode, HandlerRegistration | null>();
+
+/** Modules whose import makes a handler possible; files without one skip the question. */
+const FRAMEWORK_MODULES: ReadonlySet<string> = new Set([
+  ...FACTORIES.map((f) => f.module), ...TYPES.map((t) => t.module), ...REQUEST_TYPES.map((t) => t.module),
+  ...HTTP_MODULES, '@nestjs/common', 'next',
+]);
+
+/** A cheap superset: can anything in this file be a request handler? */
+export function mayRegisterHandlers(sourceCode: Services, filename: string): boolean {
+  for (const m of importedModules(sourceCode)) if (FRAMEWORK_MODULES.has(m)) return true;
+  return /[\\/](?:app[\\/](?:.+[\\/])?route|pages[\\/]api[\\/].+)\.[cm]?[jt]sx?$/.test(filename);
+}
+
+/**
+ * How a server or event framework runs `fn`, once per request or message, or null when nothing
+ * says it does. Registrations are read from the same file: a function passed to a framework
+ * object's registration method (directly or by name), a NestJS controller route, a Next.js route
+ * handler, and any function whose first parameter is declared as a framework's request type.
+ */
+export function handlerRegistration(sourceCode: Services, filename: string, fn: FunctionNode): HandlerRegistration | null {
+  const hit = registrationCache.get(fn);
+  if (hit !== undefined) return hit;
+  registrationCache.set(fn, null);
+  const result = registeredAt(sourceCode, fn, fn) ?? nestRoute(sourceCode, fn) ?? nextRoute(filename, fn) ??
+    declaredHandler(sourceCode, fn);
+  registrationCache.set(fn, result);
+  return result;
+}
+
+/** The nearest function `node` runs in, through synchronous callbacks, that a framework runs per request. */
+export function enclosingHandler(
+  sourceCode: Services,
+  filename: string,
+  node: TSESTree.Node,
+): { handler: FunctionNode; via: FunctionNode[]; registration: HandlerRegistration } | null {
+  const via: FunctionNode[] = [];
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.PropertyDefinition || current.type === AST_NODE_TYPES.StaticBlock) return null;
+    if (!isFunctionNode(current)) continue;
+    if (!current.async && isSynchronouslyInvoked(current)) {
+      via.push(current);
+      continue;
+    }
+    const registration = handlerRegistration(sourceCode, filename, current);
+    return registration ? { handler: current, via, registration } : null;
+  }
+  return null;
+}
+
+function registeredAt(sourceCode: Services, fn: FunctionNode, value: TSESTree.Node): HandlerRegistration | null {
+  let arg: TSESTree.Node = value;
+  while (arg.parent && isTypeWrapper(arg.parent)) arg = arg.parent;
+  const parent = arg.parent;
+  if (parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments.includes(arg as TSESTree.CallExpressionArgument)) {
+    return callRegistration(sourceCode, parent, parent.arguments.indexOf(arg as TSESTree.CallExpressionArgument));
+  }
+  // `app.route({ method, url, handler })`, `fastify.get(path, { handler })`.
+  if (parent?.type === AST_NODE_TYPES.Property && parent.value === arg && !parent.computed) {
+    const key = parent.key.type === AST_NODE_TYPES.Identifier ? parent.key.name : null;
+    const call = parent.parent.parent;
+    if (key && call?.type === AST_NODE_TYPES.CallExpression && call.arguments.includes(parent.parent as TSESTree.ObjectExpression)) {
+      return optionsRegistration(sourceCode, call, key);
+    }
+  }
+  // A named function registered elsewhere in the file: `app.get('/', handler)`.
+  if (value === fn) {
+    for (const reference of referencesTo(sourceCode, fn)) {
+      const found = registeredAt(sourceCode, fn, reference);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+function callRegistration(sourceCode: Services, call: TSESTree.CallExpression, index: number): HandlerRegistration | null {
+  const callee = skipTransparent(call.callee);
+  const firstArg = call.arguments[0]?.type === AST_NODE_TYPES.Literal && typeof call.arguments[0].value === 'string'
+    ? call.arguments[0].value
+    : null;
+  const httpModule = HTTP_MODULES.find((m) => refMatches(resolveReference(sourceCode, callee), m, 'createServer'));
+  if (httpModule) return { framework: 'node:http', role: 'request listener', node: call };
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
+  const method = staticPropertyName(callee);
+  const receiver = method === null ? null : receiverOf(sourceCode, callee.object, 0);
+  if (!receiver || method === null) return null;
+  const rule = methodRule(receiver, method, firstArg);
+  if (!rule || (typeof rule.args === 'number' && rule.args !== index)) return null;
+  return { framework: FRAMEWORK_OF[receiver], role: rule.role, node: call };
+}
+
+function optionsRegistration(sourceCode: Services, call: TSESTree.CallExpression, key: string): HandlerRegistration | null {
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
+  const method = staticPropertyName(callee);
+  if (method !== 'route' && !HTTP_VERBS.has(method ?? '')) return null;
+  if (receiverOf(sourceCode, callee.object, 0) !== 'fastify') return null;
+  if (key === 'handler' || key === 'errorHandler') return { framework: 'fastify', role: 'route handler', node: call };
+  return /^(?:on|pre)[A-Z]/.test(key) ? { framework: 'fastify', role: 'hook', node: call } : null;
+}
+
+/** What framework object an expression is. */
+function receiverOf(sourceCode: Services, node: TSESTree.Node, depth: number): Receiver | null {
+  if (depth > 8) return null;
+  const expr = skipTransparent(node);
+  if (expr.type === AST_NODE_TYPES.CallExpression || expr.type === AST_NODE_TYPES.NewExpression) {
+    const ref = resolveReference(sourceCode, expr.callee);
+    if (ref) return factoryReceiver(ref, expr);
+    const callee = skipTransparent(expr.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression || expr.type !== AST_NODE_TYPES.CallExpression) return null;
+    const method = staticPropertyName(callee);
+    const inner = receiverOf(sourceCode, callee.object, depth + 1);
+    if (!inner || method === null) return null;
+    // `router.route('/x').get(…)`, `io.of('/chat')`, and registrations that return their receiver.
+    if (inner === 'express-app' && method === 'route') return 'express-route';
+    if (inner === 'io-server' && method === 'of') return 'io-server';
+    if (HTTP_VERBS.has(method) || method === 'use') return inner === 'http-server' ? null : inner;
+    return null;
+  }
+  if (expr.type !== AST_NODE_TYPES.Identifier) return null;
+  const variable = findVariable(sourceCode, expr);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || !def) return null;
+  if (def.type === 'Variable' && def.node.id === def.name && def.node.init) {
+    const reassigned = def.node.parent.kind !== 'const' && variable.references.some((r) => r.isWrite() && !r.init);
+    return reassigned ? null : receiverOf(sourceCode, def.node.init, depth + 1) ?? typedReceiver(sourceCode, def.name);
+  }
+  if (def.type === 'Variable') return typedReceiver(sourceCode, def.name);
+  if (def.type === 'Parameter') return typedReceiver(sourceCode, def.name) ?? handedOver(sourceCode, def.node, def.name, depth);
+  return null;
+}
+
+function factoryReceiver(ref: ModuleRef, expr: TSESTree.CallExpression | TSESTree.NewExpression): Receiver | null {
+  for (const m of HTTP_MODULES) {
+    if (refMatches(ref, m, 'createServer')) return 'http-server';
+  }
+  const entry = FACTORIES.find((f) => refMatches(ref, f.module, ...f.path));
+  if (!entry) return null;
+  // `express.Router()` and `express()` are called; `new Koa()`, `new Hono()`, `new Server()` are constructed.
+  return entry.receiver === 'express-app' || entry.receiver === 'fastify' || expr.type === AST_NODE_TYPES.NewExpression ||
+    entry.module === 'socket.io'
+    ? entry.receiver
+    : null;
+}
+
+function typedReceiver(sourceCode: Services, name: TSESTree.Node): Receiver | null {
+  const annotated = annotatedRef(sourceCode, name);
+  if (!annotated) return null;
+  return TYPES.find((t) => refMatches(annotated.ref, t.module, ...t.path))?.receiver ?? null;
+}
+
+/**
+ * A parameter the framework fills in: the socket a `connection` listener receives, the instance a
+ * fastify plugin registered with `register` receives.
+ */
+function handedOver(sourceCode: Services, fn: TSESTree.Node, param: TSESTree.Node, depth: number): Receiver | null {
+  if (!isFunctionNode(fn) || fn.params[0] !== param) return null;
+  const parent = fn.parent;
+  if (parent?.type !== AST_NODE_TYPES.CallExpression || !parent.arguments.some((a) => a === fn)) return null;
+  const callee = skipTransparent(parent.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
+  const method = staticPropertyName(callee);
+  const receiver = receiverOf(sourceCode, callee.object, depth + 1);
+  const event = parent.arguments[0]?.type === AST_NODE_TYPES.Literal ? parent.arguments[0].value : null;
+  if (receiver === 'fastify' && method === 'register' && parent.arguments[0] === fn) return 'fastify';
+  if ((method === 'on' || method === 'once') && typeof event === 'string' && CONNECTION_EVENTS.has(event)) {
+    if (receiver === 'io-server') return 'io-socket';
+    if (receiver === 'ws-server') return 'ws-socket';
+  }
+  return null;
+}
+
+/** A function whose first parameter is declared as a framework's request: `(req: Request, res: Response)`. */
+function declaredHandler(sourceCode: Services, fn: FunctionNode): HandlerRegistration | null {
+  const first = fn.params[0];
+  if (!first || fn.params.length < 2) return null;
+  const annotated = annotatedRef(sourceCode, first);
+  const entry = annotated ? REQUEST_TYPES.find((t) => refMatches(annotated.ref, t.module, ...t.path)) : undefined;
+  return entry ? { framework: entry.framework, role: 'route handler', node: fn } : null;
+}
+
+/** A method of a `@Controller()` class with a route decorator, both from `@nestjs/common`. */
+function nestRoute(sourceCode: Services, fn: FunctionNode): HandlerRegistration | null {
+  const method = fn.parent;
+  if (method?.type !== AST_NODE_TYPES.MethodDefinition || method.value !== fn) return null;
+  const route = method.decorators.find((d) => nestDecorator(sourceCode, d, NEST_ROUTE_DECORATORS));
+  const cls = method.parent.parent;
+  if (!route || (cls.type !== AST_NODE_TYPES.ClassDeclaration && cls.type !== AST_NODE_TYPES.ClassExpression)) return null;
+  const controller = cls.decorators.some((d) => nestDecorator(sourceCode, d, new Set(['Controller'])));
+  return controller ? { framework: 'nestjs', role: 'route handler', node: route } : null;
+}
+
+function nestDecorator(sourceCode: Services, decorator: TSESTree.Decorator, names: ReadonlySet<string>): boolean {
+  const expr = skipTransparent(decorator.expression);
+  if (expr.type !== AST_NODE_TYPES.CallExpression) return false;
+  const ref = resolveReference(sourceCode, expr.callee);
+  return ref !== null && ref.module === '@nestjs/common' && ref.path.length === 1 && names.has(ref.path[0] as string);
+}
+
+/**
+ * Next.js's file conventions: `export function GET(…)` in `app/…/route.ts`, the default export of
+ * `pages/api/…`. Only in a package that depends on `next`, where the convention is Next's.
+ */
+function nextRoute(filename: string, fn: FunctionNode): HandlerRegistration | null {
+  const parts = filename.split(/[\\/]/);
+  const base = path.basename(filename).replace(/\.[cm]?[jt]sx?$/, '');
+  const exported = fn.parent;
+  const isApp = base === 'route' && parts.includes('app');
+  const isPagesApi = parts.some((p, i) => p === 'pages' && parts[i + 1] === 'api');
+  if (!isApp && !isPagesApi) return null;
+  let ok = false;
+  if (isApp && fn.type === AST_NODE_TYPES.FunctionDeclaration && exported?.type === AST_NODE_TYPES.ExportNamedDeclaration) {
+    ok = fn.id !== null && NEXT_ROUTE_EXPORTS.has(fn.id.name);
+  }
+  if (isPagesApi && exported?.type === AST_NODE_TYPES.ExportDefaultDeclaration) ok = true;
+  return ok && declaresDependency(filename, 'next') ? { framework: 'next', role: 'route handler', node: fn } : null;
+}
+
+/** Identifiers that read the function's binding: `const handler = (req, res) => …` → each use of `handler`. */
+function referencesTo(sourceCode: Services, fn: FunctionNode): TSESTree.Node[] {
+  let id: TSESTree.Identifier | null = null;
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) id = fn.id;
+  else if (fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.id.type === AST_NODE_TYPES.Identifier) id = fn.parent.id;
+  if (!id) return [];
+  const variable = findVariable(sourceCode, id);
+  if (!variable || variable.defs.length !== 1) return [];
+  return variable.references
+    .filter((r) => r.isRead() && resolveCalleeFunction(sourceCode, r.identifier) === fn)
+    .map((r) => r.identifier);
+}

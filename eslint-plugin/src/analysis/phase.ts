@@ -1,0 +1,176 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { FunctionNode } from './ast';
+import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { isSynchronouslyInvoked } from './asyncContext';
+import { importedModules } from './imports';
+
+type Services = Readonly<TSESLint.SourceCode>;
+
+/** NestJS runs these once, while the application starts, before it serves anything. */
+const NEST_STARTUP_HOOKS: ReadonlySet<string> = new Set(['onModuleInit', 'onApplicationBootstrap']);
+
+const entryCache = new WeakMap<FunctionNode, boolean>();
+
+/**
+ * Is `fn` run once, by the module itself, as the process starts: every use of it is a call made
+ * at module top level (`main()`, `main().catch(…)`, `void bootstrap()`, an async IIFE)?
+ */
+export function isTopLevelEntry(sourceCode: Services, fn: FunctionNode): boolean {
+  const hit = entryCache.get(fn);
+  if (hit !== undefined) return hit;
+  const result = computeEntry(sourceCode, fn);
+  entryCache.set(fn, result);
+  return result;
+}
+
+function computeEntry(sourceCode: Services, fn: FunctionNode): boolean {
+  const parent = fn.parent;
+  if (parent?.type === AST_NODE_TYPES.CallExpression && skipTransparent(parent.callee) === fn) return atTopLevel(parent);
+  let id: TSESTree.Identifier | null = null;
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) id = fn.id;
+  else if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier &&
+    parent.parent.kind === 'const') {
+    id = parent.id;
+  }
+  if (!id) return false;
+  const variable = findVariable(sourceCode, id);
+  if (!variable || variable.defs.length !== 1) return false;
+  // Exported functions may be called by anything that imports them.
+  if (isExported(variable, fn)) return false;
+  const reads = variable.references.filter((r) => r.isRead());
+  return reads.length > 0 && reads.every((r) => {
+    const call = r.identifier.parent;
+    return call?.type === AST_NODE_TYPES.CallExpression && call.callee === r.identifier && atTopLevel(call);
+  });
+}
+
+function isExported(variable: TSESLint.Scope.Variable, fn: FunctionNode): boolean {
+  const decl = fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn : fn.parent?.parent;
+  const wrapper = decl?.parent?.type;
+  if (wrapper === AST_NODE_TYPES.ExportNamedDeclaration || wrapper === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
+  // `export { main }`, `module.exports = main`, `exports.main = main`, `module.exports = { main }`
+  return variable.references.some((r) => {
+    const parent = r.identifier.parent;
+    return parent?.type === AST_NODE_TYPES.ExportSpecifier ||
+      (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.right === r.identifier) ||
+      (parent?.type === AST_NODE_TYPES.Property && parent.value === r.identifier);
+  });
+}
+
+/** A call evaluated when the module itself runs, outside every function. */
+function atTopLevel(node: TSESTree.Node): boolean {
+  for (let current = node.parent; current; current = current.parent) {
+    if (isFunctionNode(current)) return false;
+    if (current.type === AST_NODE_TYPES.PropertyDefinition || current.type === AST_NODE_TYPES.StaticBlock) return false;
+  }
+  return true;
+}
+
+/**
+ * Is `node`, running in `fn`, part of the process starting up rather than serving?
+ * - NestJS's `onModuleInit` / `onApplicationBootstrap` in a file that imports NestJS;
+ * - a top-level entry (`main()`, `bootstrap()`) before its first `.listen(…)`: after that, the
+ *   server takes requests while the rest of the function runs.
+ */
+export function isStartupPhase(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node): boolean {
+  const member = fn.parent;
+  if (member?.type === AST_NODE_TYPES.MethodDefinition && !member.computed && member.key.type === AST_NODE_TYPES.Identifier &&
+    NEST_STARTUP_HOOKS.has(member.key.name) && [...importedModules(sourceCode)].some((m) => m.startsWith('@nestjs/'))) {
+    return true;
+  }
+  if (!isTopLevelEntry(sourceCode, fn) || inEndlessLoop(fn, node)) return false;
+  const listen = firstListen(sourceCode, fn);
+  return listen === null || node.range[1] <= listen.range[0];
+}
+
+/** `while (true)` / `for (;;)` in an entry is a worker's serving loop, not startup. */
+function inEndlessLoop(fn: FunctionNode, node: TSESTree.Node): boolean {
+  for (let current = node.parent; current && current !== fn; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.ForStatement && current.test === null) return true;
+    if ((current.type === AST_NODE_TYPES.WhileStatement || current.type === AST_NODE_TYPES.DoWhileStatement) &&
+      current.test.type === AST_NODE_TYPES.Literal && current.test.value === true) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The first `x.listen(…)` call `fn` makes while it runs (its body and synchronous callbacks such
+ * as a promise executor), in source order.
+ */
+function firstListen(sourceCode: Services, fn: FunctionNode): TSESTree.CallExpression | null {
+  let found: TSESTree.CallExpression | null = null;
+  walk(fn.body, sourceCode.visitorKeys, (n) => {
+    if (isFunctionNode(n) && !isSynchronouslyInvoked(n)) return false;
+    if (n.type === AST_NODE_TYPES.CallExpression && n.callee.type === AST_NODE_TYPES.MemberExpression &&
+      staticPropertyName(n.callee) === 'listen' && (!found || n.range[0] < found.range[0])) {
+      found = n;
+    }
+    return true;
+  });
+  return found;
+}
+
+const swallowCache = new WeakMap<object, boolean>();
+
+/**
+ * Does this file install an `unhandledRejection` listener that keeps the process running (it
+ * neither rethrows nor exits)? Then a dropped rejection no longer stops the process: it goes on
+ * without having done its job.
+ */
+export function swallowsUnhandledRejections(sourceCode: Services): boolean {
+  const hit = swallowCache.get(sourceCode);
+  if (hit !== undefined) return hit;
+  let swallows = false;
+  if (sourceCode.text.includes('unhandledRejection')) {
+    walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+      if (swallows) return false;
+      if (node.type !== AST_NODE_TYPES.CallExpression || node.callee.type !== AST_NODE_TYPES.MemberExpression) return true;
+      const object = skipTransparent(node.callee.object);
+      const method = staticPropertyName(node.callee);
+      const [event, listener] = node.arguments;
+      if (object.type !== AST_NODE_TYPES.Identifier || object.name !== 'process' || (method !== 'on' && method !== 'once')) return true;
+      if (event?.type !== AST_NODE_TYPES.Literal || event.value !== 'unhandledRejection') return true;
+      swallows = !isFunctionNode(listener) || !endsProcess(sourceCode, listener);
+      return true;
+    });
+  }
+  swallowCache.set(sourceCode, swallows);
+  return swallows;
+}
+
+/** The listener rethrows or calls `process.exit` somewhere in its own body. */
+function endsProcess(sourceCode: Services, fn: FunctionNode): boolean {
+  let ends = false;
+  walk(fn.body, sourceCode.visitorKeys, (node) => {
+    if (ends) return false;
+    if (node.type === AST_NODE_TYPES.ThrowStatement) ends = true;
+    if (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.MemberExpression &&
+      skipTransparent(node.callee.object).type === AST_NODE_TYPES.Identifier &&
+      (skipTransparent(node.callee.object) as TSESTree.Identifier).name === 'process' &&
+      ['exit', 'abort', 'kill'].includes(staticPropertyName(node.callee) ?? '')) {
+      ends = true;
+    }
+    return !ends;
+  });
+  return ends;
+}
+
+/**
+ * `main();`, `bootstrap().then(…)`, `void main()`, an async IIFE: a statement at module top level
+ * that starts the module's own entry function. Unhandled, its rejection makes Node print the error
+ * and exit non-zero, which is what an entry script wants — unless the process swallows rejections.
+ */
+export function isEntryStart(sourceCode: Services, call: TSESTree.CallExpression): boolean {
+  if (!atTopLevel(call) || swallowsUnhandledRejections(sourceCode)) return false;
+  const callee = skipTransparent(call.callee);
+  if (isFunctionNode(callee)) return callee.async;
+  if (callee.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(sourceCode, callee);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  let fn: TSESTree.Node | null | undefined = def?.type === 'FunctionName' ? def.node : undefined;
+  if (def?.type === 'Variable' && def.node.init) fn = skipTransparent(def.node.init);
+  return isFunctionNode(fn) && isTopLevelEntry(sourceCode, fn);
+}
