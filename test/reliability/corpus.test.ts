@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { emptyStats, fixedSample, formatStats, hasTsconfig, lintOne, listCorpus, packageOf, packageProgram, parseProblem, parseProblemViaLinter, sweepFile } from './corpus';
 import { createRandom, formatFuzz, fuzz, fuzzInputs, mutate } from './fuzz';
+import { MANIFEST, missingCorpus } from './sweep-ts';
 
 describe('real-code sweep, fixed sample', () => {
   it('lints a few hundred node_modules files with every rule without a crash, and every fix re-parses', () => {
@@ -49,10 +50,29 @@ describe('real-code sweep, fixed sample', () => {
     assert.match(parseProblem(file, 'const = ;') ?? '', /^1:7 Variable declaration expected/);
     assert.match(parseProblemViaLinter(file, 'const = ;') ?? '', /^1:6 Parsing error: Variable declaration expected/);
     assert.equal(parseProblemViaLinter(file, text), undefined);
+    // A top-level `await (` is an await in a module (what ESLint parses), a call in a script.
+    const js = file.replace(/\.ts$/, '.js');
+    assert.match(parseProblem(js, 'await (') ?? '', /Expression expected/);
+    assert.match(parseProblemViaLinter(js, 'await (') ?? '', /Expression expected/);
   });
 
   it('a file no configuration matches fails loudly instead of counting as clean', () => {
     assert.throws(() => lintOne(emptyStats(), '/tmp/not-linted.txt', 'x'), /No matching configuration/);
+  });
+});
+
+describe('TypeScript corpora manifest', () => {
+  it('pins each corpus to a repository and commit, and a missing copy says what to fetch and where', () => {
+    assert.ok(MANIFEST.length >= 3);
+    for (const entry of MANIFEST) {
+      assert.match(entry.repository, /^[\w.-]+\/[\w.-]+$/);
+      assert.match(entry.commit, /^[0-9a-f]{40}$/);
+      assert.ok(entry.paths.length > 0);
+    }
+    const entry = MANIFEST[0]!;
+    const message = missingCorpus('/nonexistent/corpora/x', entry) ?? '';
+    assert.ok(message.includes(entry.repository) && message.includes(entry.commit) && message.includes('/nonexistent/corpora/x'), message);
+    assert.equal(missingCorpus(path.resolve(__dirname, '..', '..'), { ...entry, paths: ['test'] }), undefined);
   });
 });
 

@@ -58,11 +58,15 @@ function jsxFor(file: string): boolean {
   return ['.jsx', '.tsx', '.js', '.mjs', '.cjs'].includes(path.extname(file));
 }
 
-function languageOptions(file: string, program?: ts.Program): Linter.Config['languageOptions'] {
+function isCommonJs(file: string): boolean {
   const ext = path.extname(file);
+  return ext === '.cjs' || ext === '.cts';
+}
+
+function languageOptions(file: string, program?: ts.Program): Linter.Config['languageOptions'] {
   return {
     parser: tsParser as unknown as Linter.Parser,
-    sourceType: ext === '.cjs' || ext === '.cts' ? 'commonjs' : 'module',
+    sourceType: isCommonJs(file) ? 'commonjs' : 'module',
     ecmaVersion: 'latest',
     parserOptions: {
       ecmaFeatures: { jsx: jsxFor(file) },
@@ -144,7 +148,9 @@ function linterFor(file: string): Linter {
  */
 export function parseProblem(file: string, text: string): string | undefined {
   try {
-    parse(text, { filePath: file, jsx: jsxFor(file), loc: true, range: true, tokens: false, comment: false });
+    // The source type ESLint passes: in a module, a top-level `await (` is an await, not a call.
+    const sourceType = isCommonJs(file) ? 'script' : 'module';
+    parse(text, { filePath: file, jsx: jsxFor(file), sourceType, loc: true, range: true, tokens: false, comment: false });
     return undefined;
   } catch (error) {
     if (!(error instanceof TSError)) throw error;
@@ -218,6 +224,20 @@ export function noteSlow(stats: SweepStats, entry: { file: string; ms: number; l
   stats.slowest.push(entry);
   stats.slowest.sort((a, b) => b.ms - a.ms);
   stats.slowest.length = Math.min(stats.slowest.length, 5);
+}
+
+/** Adds the counts of `from` (another shard's) into `into`. */
+export function mergeStats(into: SweepStats, from: SweepStats): void {
+  into.files += from.files;
+  into.lines += from.lines;
+  into.typedFiles += from.typedFiles;
+  into.parseErrors += from.parseErrors;
+  for (const key of ['findings', 'typedFindings', 'fixesApplied'] as const) {
+    for (const [name, count] of Object.entries(from[key])) into[key][name] = (into[key][name] ?? 0) + count;
+  }
+  into.fixFailures.push(...from.fixFailures);
+  into.crashes.push(...from.crashes);
+  for (const entry of from.slowest) noteSlow(into, entry);
 }
 
 export function countLines(text: string): number {

@@ -1,6 +1,7 @@
-// Seeded fuzzing: mutates real files (the fixed corpus sample plus the hazard-rich samples/src) by
-// truncating them, deleting or duplicating tokens, and inserting `async`, `await` and brackets,
-// then lints each mutant with every rule. Parse errors are expected; a rule that throws is a crash.
+// Seeded fuzzing: mutates real files (the fixed corpus sample, the TypeScript corpora when present,
+// the hazard-rich samples/src and the TypeScript syntax matrix) by truncating them, deleting or
+// duplicating tokens, and inserting `async`, `await`, brackets and TypeScript's `declare`,
+// `abstract`, `satisfies T`, `<T>`, `!` and `as T`, then lints each mutant with every rule. Parse errors are expected; a rule that throws is a crash.
 // The same seed gives the same mutants, so a crash found here reproduces with its iteration number.
 //   node --import tsx test/reliability/fuzz.ts [--iterations N] [--seed N]
 import * as fs from 'node:fs';
@@ -8,6 +9,8 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SweepStats } from './corpus';
 import { emptyStats, fixedSample, listCorpus, lintOne, parseProblem, repoRoot } from './corpus';
+import { MATRIX } from './matrix';
+import { MANIFEST, corpusFiles, defaultCorporaDir, missingCorpus } from './sweep-ts';
 
 /** mulberry32: a tiny 32-bit PRNG, plenty for picking offsets, and identical on every run. */
 export function createRandom(seed: number): () => number {
@@ -23,6 +26,8 @@ export function createRandom(seed: number): () => number {
 
 const TOKEN = /[A-Za-z_$][\w$]*|\d+|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`]*`|=>|[{}()[\];,.<>=!+\-*/%&|?:]/g;
 const INSERTS = ['async ', 'await ', '{', '}', '(', ')', 'async function () {', 'await (', '=> {', ';', 'return ', 'finally {'];
+// TypeScript's own tokens: bodiless declarations, casts and assertions around callees, type arguments.
+const TS_INSERTS = ['declare ', 'abstract ', ' satisfies T', '<T>', '!', ' as T'];
 
 interface Token {
   start: number;
@@ -33,8 +38,8 @@ function tokens(text: string): Token[] {
   return [...text.matchAll(TOKEN)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
 }
 
-export type MutationKind = 'truncate' | 'deleteToken' | 'duplicateToken' | 'insert';
-const KINDS: MutationKind[] = ['truncate', 'deleteToken', 'duplicateToken', 'insert'];
+export type MutationKind = 'truncate' | 'deleteToken' | 'duplicateToken' | 'insert' | 'insertTs';
+const KINDS: MutationKind[] = ['truncate', 'deleteToken', 'duplicateToken', 'insert', 'insertTs'];
 
 /** One to three mutations of `text`, chosen by `random`. */
 export function mutate(text: string, random: () => number): { text: string; kinds: MutationKind[] } {
@@ -55,7 +60,12 @@ export function mutate(text: string, random: () => number): { text: string; kind
     const token = pick(list);
     if (kind === 'deleteToken') out = out.slice(0, token.start) + out.slice(token.end);
     else if (kind === 'duplicateToken') out = out.slice(0, token.end) + ' ' + out.slice(token.start, token.end) + out.slice(token.end);
-    else out = out.slice(0, token.start) + pick(INSERTS) + out.slice(token.start);
+    else if (kind === 'insert') out = out.slice(0, token.start) + pick(INSERTS) + out.slice(token.start);
+    else {
+      // After a token makes `f!()`, `x as T`, `g<T>()`; before one, `<T>x` and `declare function`.
+      const at = random() < 0.5 ? token.start : token.end;
+      out = out.slice(0, at) + pick(TS_INSERTS) + out.slice(at);
+    }
   }
   return { text: out, kinds };
 }
@@ -66,10 +76,11 @@ export interface FuzzInput {
 }
 
 /**
- * The inputs: code written to trip the rules (samples/src and the code blocks of the rule docs,
- * linted under a .ts name) and a fixed sample of the corpus.
+ * The inputs: code written to trip the rules (samples/src, the code blocks of the rule docs linted
+ * under a .ts name, the TypeScript syntax matrix) and a fixed sample of the corpus: node_modules,
+ * plus the TypeScript corpora of ts-corpora.json when they are on disk.
  */
-export function fuzzInputs(sampleSize: number): { hazardous: FuzzInput[]; corpus: FuzzInput[] } {
+export function fuzzInputs(sampleSize: number, tsCorpusDir = defaultCorporaDir()): { hazardous: FuzzInput[]; corpus: FuzzInput[] } {
   const read = (file: string): FuzzInput => ({ file, text: fs.readFileSync(file, 'utf8') });
   const samples = path.join(repoRoot, 'samples', 'src');
   const hazardous = fs
@@ -85,7 +96,15 @@ export function fuzzInputs(sampleSize: number): { hazardous: FuzzInput[]; corpus
       hazardous.push({ file: path.join(samples, `${page.replace('.md', '')}-${n++}.ts`), text: block[1]! });
     }
   }
-  return { hazardous, corpus: fixedSample(listCorpus(), sampleSize, 30_000).map(read) };
+  const matrixDir = path.join(repoRoot, 'test', 'reliability', 'matrix');
+  for (const entry of MATRIX) hazardous.push({ file: path.join(matrixDir, entry.file), text: entry.code });
+  const corpus = fixedSample(listCorpus(), sampleSize, 30_000);
+  const tsFiles = MANIFEST.flatMap((entry) => {
+    const root = path.join(tsCorpusDir, entry.name);
+    return missingCorpus(root, entry) === undefined ? corpusFiles(root, entry) : [];
+  });
+  if (tsFiles.length > 0) corpus.push(...fixedSample(tsFiles, sampleSize, 30_000));
+  return { hazardous, corpus: corpus.map(read) };
 }
 
 export interface FuzzResult {

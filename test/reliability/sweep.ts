@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SweepStats } from './corpus';
-import { emptyStats, formatStats, noteSlow, hasTsconfig, listCorpus, packageOf, packageProgram, repoRoot, sweepFile } from './corpus';
+import { emptyStats, formatStats, hasTsconfig, listCorpus, mergeStats, packageOf, packageProgram, repoRoot, sweepFile } from './corpus';
 
 const { values } = parseArgs({
   options: {
@@ -53,19 +53,6 @@ function runShard(shard: number, shards: number): SweepStats {
   return stats;
 }
 
-function merge(into: SweepStats, from: SweepStats): void {
-  into.files += from.files;
-  into.lines += from.lines;
-  into.typedFiles += from.typedFiles;
-  into.parseErrors += from.parseErrors;
-  for (const key of ['findings', 'typedFindings', 'fixesApplied'] as const) {
-    for (const [name, count] of Object.entries(from[key])) into[key][name] = (into[key][name] ?? 0) + count;
-  }
-  into.fixFailures.push(...from.fixFailures);
-  into.crashes.push(...from.crashes);
-  for (const entry of from.slowest) noteSlow(into, entry);
-}
-
 function runWorker(shard: number, shards: number): Promise<SweepStats> {
   return new Promise((resolve, reject) => {
     const args = ['--import', 'tsx', __filename, '--shard', `${shard}/${shards}`, ...(values.limit ? ['--limit', values.limit] : [])];
@@ -96,7 +83,7 @@ async function main(): Promise<void> {
   // eslint-disable-next-line async-hazards/no-unbounded-fan-out -- one process per worker, and workers are few (default: cores, at most 4)
   const results = await Promise.all(Array.from({ length: shards }, (_, shard) => runWorker(shard, shards)));
   const total = emptyStats();
-  for (const result of results) merge(total, result);
+  for (const result of results) mergeStats(total, result);
   process.stdout.write(`${formatStats(total, (Date.now() - started) / 1000)}\n`);
   process.exitCode = total.crashes.length > 0 || total.fixFailures.length > 0 ? 1 : 0;
 }

@@ -190,6 +190,16 @@ export function importedModules(sourceCode: Services): ReadonlySet<string> {
   const modules = new Set<string>();
   for (const stmt of sourceCode.ast.body) {
     if (stmt.type === AST_NODE_TYPES.ImportDeclaration) modules.add(normalizeModule(stmt.source.value).module);
+    // TypeScript's `import fs = require('fs')`: its `require` is a keyword, not a call the search below finds.
+    const equals = stmt.type === AST_NODE_TYPES.ExportNamedDeclaration ? stmt.declaration : stmt;
+    if (
+      equals?.type === AST_NODE_TYPES.TSImportEqualsDeclaration &&
+      equals.moduleReference.type === AST_NODE_TYPES.TSExternalModuleReference &&
+      equals.moduleReference.expression.type === AST_NODE_TYPES.Literal &&
+      typeof equals.moduleReference.expression.value === 'string'
+    ) {
+      modules.add(normalizeModule(equals.moduleReference.expression.value).module);
+    }
   }
   // require() and import() may appear anywhere: found by a text search, checked against the tree.
   for (const node of nodesAtMatches(sourceCode, /(?<![\w$])(?:require|import)\s*\(/g)) {

@@ -28,6 +28,7 @@ import {
   skipTransparent,
 } from '../analysis';
 import { createRule } from '../util/createRule';
+import { nullThrows } from '../util/nullThrows';
 import { getOptionalParserServices } from '../util/parserServices';
 import { evidenceAt, recordEvidence } from '../util/evidence';
 import type { ImportEdit } from '../util/importBinding';
@@ -236,7 +237,11 @@ export default createRule<Options, MessageId>({
         if (promisify.edit) edits.push(promisify.edit);
         invoked = `${promisify.text}(${fnText})`;
       }
-      const argsStart = (call.typeArguments ?? call.callee).range[1];
+      // From the `(` of the arguments: a parenthesized callee (`(f as F)(p)`) ends before its `)`.
+      const argsStart = nullThrows(
+        sourceCode.getTokenAfter(call.typeArguments ?? call.callee, (token) => token.value === '('),
+        'a call has an argument list',
+      ).range[0];
       let replacement = `await ${invoked}${sourceCode.text.slice(argsStart, call.range[1])}`;
       if (twin.result === 'exists') replacement = `${replacement}.then(() => true, () => false)`;
       if (twin.result === 'stdout' && call.parent.type !== AST_NODE_TYPES.ExpressionStatement) {

@@ -291,6 +291,17 @@ describe('importedModules', () => {
     assert.equal(importedModules(parsed.sourceCode), modules, 'cached per SourceCode');
   });
 
+  it("collects TypeScript's import-equals requires, exported or not", () => {
+    const code = [
+      `import fs = require('node:fs');`,
+      `export import cp = require('child_process');`,
+      `namespace N { export const x = 1; }`,
+      `import alias = N.x;`,
+      `export async function f() { return [fs, cp, alias]; }`,
+    ].join('\n');
+    assert.deepEqual([...importedModules(parse(code).sourceCode)].sort(), ['child_process', 'fs']);
+  });
+
   it('counts calls in code only, whatever their spacing, and not words in comments', () => {
     const code = [
       `// require('bottleneck') in a comment`,

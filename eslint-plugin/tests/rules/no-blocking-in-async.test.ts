@@ -345,6 +345,21 @@ export async function read(p: string) {
 }` }],
       }],
     },
+    // A parenthesized callee ends before its `)`: the suggestion keeps the argument list, not the `)`.
+    {
+      code: `import { readFileSync } from 'node:fs';
+export async function read(p: string) {
+  return (readFileSync as (path: string) => Buffer)(p);
+}`,
+      errors: [{
+        messageId: 'blockingCall', line: 3, column: 10,
+        suggestions: [{ messageId: 'useAsyncTwin', output: `import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+export async function read(p: string) {
+  return await readFile(p);
+}` }],
+      }],
+    },
     // Renamed import; the file writes built-ins without \`node:\`, so the new import does too.
     {
       code: `import { readFileSync as rfs } from 'fs';
