@@ -739,25 +739,30 @@ export function promiseArrayOrigin(
 ): PromiseArrayOrigin | null {
   const expr = skipTransparent(node);
   const syntactic = syntacticArrayOrigin(sourceCode, expr, isPromise, 0);
-  if (syntactic) return syntactic;
+  if (syntactic !== null) return syntactic || null;
   if (types?.isThenableArray && isValueExpression(expr) && types.isThenableArray(expr)) {
     return { kind: 'typed', typeText: types.typeText(expr) };
   }
   return null;
 }
 
+/**
+ * `false` when the syntax has decided "nothing to look after" and the type must not overrule it:
+ * a callback whose expression body was already asked about (types included) and found handled,
+ * a named callback that cannot reject. The type says `Promise<void>[]` for those all the same.
+ */
 function syntacticArrayOrigin(
   sourceCode: Services,
   expr: TSESTree.Node,
   isPromise: (node: TSESTree.Node) => boolean,
   depth: number,
-): PromiseArrayOrigin | null {
+): PromiseArrayOrigin | null | false {
   if (depth > 4) return null;
   if (expr.type === AST_NODE_TYPES.ArrayExpression) {
     const elements = expr.elements.filter((element): element is TSESTree.Expression | TSESTree.SpreadElement => {
       if (!element) return false;
       if (element.type !== AST_NODE_TYPES.SpreadElement) return isPromise(element);
-      return syntacticArrayOrigin(sourceCode, skipTransparent(element.argument), isPromise, depth + 1) !== null;
+      return Boolean(syntacticArrayOrigin(sourceCode, skipTransparent(element.argument), isPromise, depth + 1));
     });
     return elements.length > 0 ? { kind: 'literal', elements } : null;
   }
@@ -768,14 +773,19 @@ function syntacticArrayOrigin(
     callback.type === AST_NODE_TYPES.SpreadElement) return null;
   if (isFunctionNode(callback)) {
     if (callback.generator) return null;
-    const returnsPromise = callback.async || (callback.body.type !== AST_NODE_TYPES.BlockStatement && isPromise(callback.body));
-    return returnsPromise ? { kind: 'map', call: expr, callback } : null;
+    if (callback.async) return { kind: 'map', call: expr, callback };
+    if (callback.body.type === AST_NODE_TYPES.BlockStatement) return null;
+    return isPromise(callback.body) ? { kind: 'map', call: expr, callback } : false;
   }
-  return isPromiseFunction(sourceCode, callback) ? { kind: 'map', call: expr, callback } : null;
+  const verdict = promiseFunctionVerdict(sourceCode, callback);
+  return verdict === true ? { kind: 'map', call: expr, callback } : verdict === 'guarded' ? false : null;
 }
 
-/** A function value whose calls make promises that can reject: what a call of it would be reported for. */
-function isPromiseFunction(sourceCode: Services, fn: TSESTree.Node): boolean {
+/**
+ * Does a function value make promises that can reject (what a call of it would be reported for)?
+ * `'guarded'` for a same-file async function whose body cannot reject.
+ */
+function promiseFunctionVerdict(sourceCode: Services, fn: TSESTree.Node): boolean | 'guarded' {
   const expr = skipTransparent(fn);
   if (expr.type === AST_NODE_TYPES.Identifier && expr.name === 'fetch' && isGlobal(sourceCode, expr)) return true;
   const words = fileWords(sourceCode);
@@ -788,7 +798,7 @@ function isPromiseFunction(sourceCode: Services, fn: TSESTree.Node): boolean {
   const target = getCallGraph(sourceCode).resolveCallee(expr);
   if (!target || target.isGenerator || !(target.isAsync || target.returnsPromiseType)) return false;
   // The same exemption a direct call gets: an async function guarded by `try/catch` cannot reject.
-  return !(target.isAsync && isRejectionGuarded(target.node));
+  return target.isAsync && isRejectionGuarded(target.node) ? 'guarded' : true;
 }
 
 /** True when the type (or one member of its union) is an array whose elements, or a tuple one of whose members, have a callable `then`. */

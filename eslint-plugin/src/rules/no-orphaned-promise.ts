@@ -203,9 +203,8 @@ export default createRule<Options, MessageId>({
       if (typeof statement.directive === 'string') return; // oxlint sets `directive: null` on plain statements
       // `void` detaches one promise; on an array it only discards the array.
       const top = skipTransparent(statement.expression);
-      if (allowVoid && top.type === AST_NODE_TYPES.UnaryExpression && top.operator === 'void') {
-        reportDroppedArray(top, top.argument, 'voidedPromiseArray');
-      }
+      if (top.type === AST_NODE_TYPES.UnaryExpression && top.operator === 'void' &&
+        reportDroppedArray(top, top.argument, 'voidedPromiseArray')) return;
       for (const node of droppedExpressions(statement.expression, allowVoid)) {
         const expr = skipTransparent(node);
         // An entry script's `main()` at top level: Node prints the rejection and exits non-zero.
