@@ -46,6 +46,7 @@ const LISTENER_METHODS: ReadonlySet<string> = new Set([
 const AWAITING_EMITTER = /^(?:Emittery|\w*(?:Async|Promise)\w*Emitter)$/;
 const COLLECTORS: ReadonlySet<string> = new Set(['push', 'unshift', 'splice']);
 const TIMERS: ReadonlySet<string> = new Set(['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask']);
+const ARRAY_COMBINATORS: ReadonlySet<string> = new Set(['Promise.all', 'Promise.allSettled', 'Promise.any', 'Promise.race']);
 
 export default createRule<Options, MessageId>({
   name: 'no-orphaned-promise',
@@ -151,6 +152,12 @@ export default createRule<Options, MessageId>({
     };
 
     const checkAwait = (node: TSESTree.AwaitExpression): void => {
+      // `Promise.all(await xs.map(…))`: a needless `await`, but the combinator takes the promises.
+      const parent = node.parent;
+      if (parent.type === AST_NODE_TYPES.CallExpression && parent.arguments[0] === node) {
+        const combinator = promiseOrigin(sourceCode, parent);
+        if (combinator?.kind === 'combinator' && ARRAY_COMBINATORS.has(combinator.name)) return;
+      }
       const origin = arrayOrigin(node.argument);
       if (!origin) return;
       const all = `Promise.all(${argumentText(sourceCode, node.argument)})`;

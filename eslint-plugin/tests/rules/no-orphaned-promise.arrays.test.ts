@@ -26,6 +26,8 @@ export function main() { track([send('a'), send('b')]); }`,
   // Exported: whoever imports it handles it.
   `${SEND}declare const ids: string[];
 export const jobs = ids.map(send);`,
+  // A needless `await`, but `Promise.all` still takes the promises.
+  `${SEND}export async function main(ids: string[]) { await Promise.all(await ids.map(async (id) => send(id))); }`,
   // `for await` waits for each element in turn.
   `${SEND}export async function main(ids: string[]) { for await (const id of ids.map(send)) console.log(id); }`,
   // Detached together, with one promise the rule can see.
