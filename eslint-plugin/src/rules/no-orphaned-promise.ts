@@ -151,12 +151,22 @@ export default createRule<Options, MessageId>({
       return true;
     };
 
+    /** `Promise.all(x)`, `Promise.allSettled(x)`: a combinator that takes the promises in `x`. */
+    const isCombinatorArgument = (node: TSESTree.Node): boolean => {
+      const call = node.parent;
+      if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== node) return false;
+      const combinator = promiseOrigin(sourceCode, call);
+      return combinator?.kind === 'combinator' && ARRAY_COMBINATORS.has(combinator.name);
+    };
+
     const checkAwait = (node: TSESTree.AwaitExpression): void => {
-      // `Promise.all(await xs.map(…))`: a needless `await`, but the combinator takes the promises.
+      // A needless `await`, but a combinator takes the promises: `Promise.all(await xs.map(…))`, or
+      // `const jobs = await xs.map(…)` and later `await Promise.allSettled(jobs)`.
+      if (isCombinatorArgument(node)) return;
       const parent = node.parent;
-      if (parent.type === AST_NODE_TYPES.CallExpression && parent.arguments[0] === node) {
-        const combinator = promiseOrigin(sourceCode, parent);
-        if (combinator?.kind === 'combinator' && ARRAY_COMBINATORS.has(combinator.name)) return;
+      if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === node && parent.id.type === AST_NODE_TYPES.Identifier) {
+        const variable = findVariable(sourceCode, parent.id);
+        if (variable?.references.some((ref) => ref.isRead() && isCombinatorArgument(ref.identifier))) return;
       }
       const origin = arrayOrigin(node.argument);
       if (!origin) return;

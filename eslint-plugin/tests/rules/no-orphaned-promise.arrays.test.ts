@@ -28,6 +28,10 @@ export function main() { track([send('a'), send('b')]); }`,
 export const jobs = ids.map(send);`,
   // A needless `await`, but `Promise.all` still takes the promises.
   `${SEND}export async function main(ids: string[]) { await Promise.all(await ids.map(async (id) => send(id))); }`,
+  `${SEND}export async function main(ids: string[]) {
+  const jobs = await ids.map(async (id) => send(id));
+  await Promise.allSettled(jobs);
+}`,
   // `for await` waits for each element in turn.
   `${SEND}export async function main(ids: string[]) { for await (const id of ids.map(send)) console.log(id); }`,
   // Detached together, with one promise the rule can see.
@@ -263,6 +267,20 @@ export async function main(paths: string[]) { void Promise.all(paths.map((p) => 
       messageId: 'awaitedPromiseArray', line: 2, column: 58,
       data: { array: '`ids.map(async (id) => send(id))`' },
       suggestions: [{ messageId: 'wrapInPromiseAll', output: `${SEND}export async function main(ids: string[]) { const sent = await Promise.all(ids.map(async (id) => send(id))); return sent; }` }],
+    }],
+  },
+  {
+    // Read later, but never by a combinator: the author expected the results.
+    code: `${SEND}export async function main(ids: string[]) {
+  const sent = await ids.map(send);
+  console.log(sent.join(', '));
+}`,
+    errors: [{
+      messageId: 'awaitedPromiseArray', line: 3, column: 16,
+      suggestions: [{ messageId: 'wrapInPromiseAll', output: `${SEND}export async function main(ids: string[]) {
+  const sent = await Promise.all(ids.map(send));
+  console.log(sent.join(', '));
+}` }],
     }],
   },
   {
