@@ -801,6 +801,30 @@ function promiseFunctionVerdict(sourceCode: Services, fn: TSESTree.Node): boolea
   return target.isAsync && isRejectionGuarded(target.node) ? 'guarded' : true;
 }
 
+const ARRAY_COMBINATORS: ReadonlySet<string> = new Set(['all', 'allSettled', 'any', 'race']);
+
+/**
+ * `await xs.map(…)` whose array still reaches a combinator: `Promise.all(await xs.map(…))`, or
+ * `const jobs = await xs.map(…)` and later `Promise.allSettled(jobs)`. A needless `await`, but the
+ * promises are taken.
+ */
+export function isAwaitedArrayCombined(sourceCode: Services, node: TSESTree.AwaitExpression): boolean {
+  if (isCombinatorArgument(sourceCode, node)) return true;
+  const parent = node.parent;
+  if (parent.type !== AST_NODE_TYPES.VariableDeclarator || parent.init !== node || parent.id.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(sourceCode, parent.id);
+  return variable?.references.some((ref) => ref.isRead() && isCombinatorArgument(sourceCode, ref.identifier)) ?? false;
+}
+
+function isCombinatorArgument(sourceCode: Services, node: TSESTree.Node): boolean {
+  const call = node.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== node) return false;
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || !ARRAY_COMBINATORS.has(staticPropertyName(callee) ?? '')) return false;
+  const obj = skipTransparent(callee.object);
+  return obj.type === AST_NODE_TYPES.Identifier && obj.name === 'Promise' && isGlobal(sourceCode, obj);
+}
+
 /** True when the type (or one member of its union) is an array whose elements, or a tuple one of whose members, have a callable `then`. */
 function isThenableArrayType(checker: ts.TypeChecker, type: ts.Type, at: ts.Node): boolean {
   const isThenableType = (t: ts.Type): boolean => (t.isUnion() ? t.types : [t]).some((part) => {

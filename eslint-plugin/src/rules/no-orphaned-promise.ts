@@ -3,8 +3,9 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CallPattern, PromiseArrayOrigin, PromiseOrigin, TypeOracle } from '../analysis';
 import {
   callPatternListSchema, chainRootText, createTypeOracle, droppedExpressions, findVariable, forOfRewrite,
-  getAsyncContext, isEntryStart, isFunctionNode, isPromiseHandled, isRejectionGuarded, isThrowFreeDeclaration, isVariableRead,
-  mapForOfRewrite, matchesAllowList, promiseArrayOrigin, promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
+  getAsyncContext, isAwaitedArrayCombined, isEntryStart, isFunctionNode, isPromiseHandled, isRejectionGuarded, isThrowFreeDeclaration,
+  isVariableRead, mapForOfRewrite, matchesAllowList, promiseArrayOrigin, promiseOrigin, resolveReference, skipTransparent,
+  staticPropertyName,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -46,7 +47,6 @@ const LISTENER_METHODS: ReadonlySet<string> = new Set([
 const AWAITING_EMITTER = /^(?:Emittery|\w*(?:Async|Promise)\w*Emitter)$/;
 const COLLECTORS: ReadonlySet<string> = new Set(['push', 'unshift', 'splice']);
 const TIMERS: ReadonlySet<string> = new Set(['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask']);
-const ARRAY_COMBINATORS: ReadonlySet<string> = new Set(['Promise.all', 'Promise.allSettled', 'Promise.any', 'Promise.race']);
 
 export default createRule<Options, MessageId>({
   name: 'no-orphaned-promise',
@@ -151,25 +151,9 @@ export default createRule<Options, MessageId>({
       return true;
     };
 
-    /** `Promise.all(x)`, `Promise.allSettled(x)`: a combinator that takes the promises in `x`. */
-    const isCombinatorArgument = (node: TSESTree.Node): boolean => {
-      const call = node.parent;
-      if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== node) return false;
-      const combinator = promiseOrigin(sourceCode, call);
-      return combinator?.kind === 'combinator' && ARRAY_COMBINATORS.has(combinator.name);
-    };
-
     const checkAwait = (node: TSESTree.AwaitExpression): void => {
-      // A needless `await`, but a combinator takes the promises: `Promise.all(await xs.map(…))`, or
-      // `const jobs = await xs.map(…)` and later `await Promise.allSettled(jobs)`.
-      if (isCombinatorArgument(node)) return;
-      const parent = node.parent;
-      if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === node && parent.id.type === AST_NODE_TYPES.Identifier) {
-        const variable = findVariable(sourceCode, parent.id);
-        if (variable?.references.some((ref) => ref.isRead() && isCombinatorArgument(ref.identifier))) return;
-      }
       const origin = arrayOrigin(node.argument);
-      if (!origin) return;
+      if (!origin || isAwaitedArrayCombined(sourceCode, node)) return;
       const all = `Promise.all(${argumentText(sourceCode, node.argument)})`;
       recordEvidence(context, node, 'awaitedPromiseArray', arrayEvidence(origin));
       context.report({
