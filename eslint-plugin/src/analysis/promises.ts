@@ -794,6 +794,11 @@ function promiseFunctionVerdict(sourceCode: Services, fn: TSESTree.Node): boolea
     if (ref && isPromiseApi(ref)) return true;
   }
   if (!words.promiseFunctions) return false;
+  // As for calls: scope lookups only for names that some promise function in the file has.
+  const name = expr.type === AST_NODE_TYPES.Identifier
+    ? expr.name
+    : expr.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(expr) : null;
+  if (name === null || !promiseFunctionNames(sourceCode).has(name)) return false;
   if (declaredPromiseFunction(sourceCode, expr)) return true;
   const target = getCallGraph(sourceCode).resolveCallee(expr);
   if (!target || target.isGenerator || !(target.isAsync || target.returnsPromiseType)) return false;
