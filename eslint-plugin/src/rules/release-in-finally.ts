@@ -204,7 +204,7 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         for (const acquisition of findManualAcquisitions(sourceCode, { resources, services })) {
-          const problem = checkReleasePaths(acquisition, { isPromise: (expr) => isPromise(acquisition, expr) });
+          const problem = checkReleasePaths(acquisition, { isPromise: (expr) => isPromise(acquisition, expr), sourceCode });
           if (problem) report(acquisition, problem);
         }
       },
