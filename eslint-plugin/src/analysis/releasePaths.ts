@@ -7,7 +7,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { contains, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { contains, isFunctionNode, skipTransparent } from './ast';
 import type { Acquisition, ReleaseSite } from './locks';
 import { releaseCoverStatement } from './locks';
 import { cannotBeNullish, cannotThrow } from './promises';
