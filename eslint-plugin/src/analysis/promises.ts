@@ -460,6 +460,7 @@ function isPlainCondition(expr: TSESTree.Node): boolean {
 export function cannotThrow(expr: TSESTree.Node, sourceCode?: Services): boolean {
   switch (expr.type) {
     case AST_NODE_TYPES.Identifier:
+    case AST_NODE_TYPES.ThisExpression:
     case AST_NODE_TYPES.Literal:
     case AST_NODE_TYPES.ArrowFunctionExpression:
     case AST_NODE_TYPES.FunctionExpression:
