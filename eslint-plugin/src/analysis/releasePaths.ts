@@ -7,7 +7,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { contains, isFunctionNode, skipTransparent } from './ast';
+import { contains, findVariable, isFunctionNode, skipTransparent } from './ast';
 import type { Acquisition, ReleaseSite } from './locks';
 import { releaseCoverStatement } from './locks';
 import { cannotBeNullish, cannotThrow } from './promises';
@@ -325,6 +325,12 @@ class Walker {
         if (!cannotThrow(n, sourceCode) || (sourceCode && usedAsObject(n) && !cannotBeNullish(n, sourceCode))) found = n;
         return;
       }
+      // `const entry = cache.get(key); entry.count`: the same read, one name later.
+      if (sourceCode && n.type === AST_NODE_TYPES.MemberExpression && !n.optional && n.object.type === AST_NODE_TYPES.Identifier &&
+        holdsTrustedNullable(sourceCode, n.object)) {
+        found = n;
+        return;
+      }
       for (const child of children(n)) visit(child);
     };
     visit(node);
@@ -378,6 +384,16 @@ function usedAsObject(call: TSESTree.CallExpression): boolean {
     default:
       return false;
   }
+}
+
+/** A name initialized with a call proved unable to throw whose result may still be nullish (`cache.get(key)`). */
+function holdsTrustedNullable(sourceCode: Readonly<TSESLint.SourceCode>, id: TSESTree.Identifier): boolean {
+  const variable = findVariable(sourceCode, id);
+  return Boolean(variable?.defs.some((def) => {
+    if (def.type !== 'Variable' || def.node.id !== def.name || !def.node.init) return false;
+    const init = skipTransparent(def.node.init);
+    return init.type === AST_NODE_TYPES.CallExpression && cannotThrow(init, sourceCode) && !cannotBeNullish(init, sourceCode);
+  }));
 }
 
 function children(node: TSESTree.Node): TSESTree.Node[] {
