@@ -2939,7 +2939,7 @@ export async function render(url) {
         messageId: 'notInFinally',
         line: 4,
         column: 22,
-        // `page` from `browsers.acquire()` is not released if line 5 throws: the resource never goes back to the pool, which runs dry under load. Release it in `finally`.
+        // `page` from `browsers.acquire()` is not released if line 5 throws: it is never given back, and whoever needs it next waits forever. Release it in `finally`.
         suggestions: [],
       },
     ],
