@@ -9,6 +9,7 @@ export * from './construction';
 export * from './dependencies';
 export * from './fanOutRewrites';
 export * from './imports';
+export * from './knownValues';
 export * from './locks';
 export * from './permitRewrites';
 export * from './permits';

@@ -10,7 +10,8 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { contains, findVariable, isFunctionNode, skipTransparent } from './ast';
 import type { Acquisition, ReleaseSite } from './locks';
 import { releaseCoverStatement } from './locks';
-import { cannotBeNullish, cannotThrow } from './promises';
+import { cannotBeNullish } from './knownValues';
+import { cannotThrow } from './promises';
 
 export type ExitStatement =
   | TSESTree.ReturnStatement
