@@ -11,6 +11,7 @@ export * from './frameworkPromises';
 export * from './handlers';
 export * from './imports';
 export * from './onceOnly';
+export * from './knownValues';
 export * from './locks';
 export * from './permitRewrites';
 export * from './permits';

@@ -27,6 +27,14 @@
  * and for unknown libraries an evident pairing: `x.acquire()`/`x.lock()` with `x.release()`/`x.unlock()`
  * on the same object in the same function.
  *
+ * Usage evidence: when the pool or lock comes from elsewhere (`import pool from '../db'`), what the
+ * file does with an awaited acquire's result shows what the receiver is, whatever its name:
+ * `const c = await x.connect()` or `x.getConnection()` then `c.release()` (a pooled connection),
+ * `const r = await x.acquire()` then `x.release(r)` (a pooled resource), or then `r()` (a lock).
+ * One such pair makes every other acquire of the same method on the same receiver in the file an
+ * acquisition too, so one that never releases is found. A receiver whose uses show no pair
+ * (`pool.query(…)`, `await client.connect()` with the result unused) is not evidence.
+ *
  * Callback forms (`runExclusive`, `use`, `using`, `navigator.locks.request`) and one-shot
  * `pool.query()` are not manual acquisitions and never appear here.
  */
@@ -36,7 +44,7 @@ import type { ResourceShape } from '../util/settings';
 import type { FunctionNode } from './ast';
 import { contains, enclosingFunction, findVariable, isFunctionNode, nodesAtMatches, skipTransparent, staticPropertyName } from './ast';
 import type { ConstructionKind } from './catalog';
-import { getConstruction } from './construction';
+import { getConstruction, thisClass } from './construction';
 import { refMatches, resolveReference } from './imports';
 import { askChecker, typeAt } from './typeQueries';
 
@@ -58,7 +66,7 @@ export type AcquisitionKind =
   | 'distributedLock';
 
 /** How the acquisition was recognised. */
-export type RecognizedBy = 'library' | 'type' | 'setting' | 'pairing';
+export type RecognizedBy = 'library' | 'type' | 'setting' | 'pairing' | 'usage';
 
 /** How the code gives the resource back. */
 export type ReleaseForm =
@@ -295,15 +303,18 @@ function fileAcquisitions(sourceCode: Services, options: LockAnalysisOptions): F
   if (hit) return hit;
   const names = new Set([...ACQUIRE_NAMES, ...resources.map((r) => r.acquire)]);
   const list: Acquisition[] = [];
-  const seen = new Set<TSESTree.CallExpression>();
+  const candidates = new Set<TSESTree.CallExpression>();
   // Candidate calls, found by a text search: each acquire name in code that is a call's callee
   // (`name(` or `x.name(`).
   for (const node of nodesAtMatches(sourceCode, namePattern(names))) {
     if (node.type !== AST_NODE_TYPES.Identifier || !names.has(node.name)) continue;
     const call = candidateCall(node);
-    if (!call || seen.has(call)) continue;
-    seen.add(call);
-    const found = recognize(sourceCode, call, resources, typed ? options.services ?? null : null);
+    if (call) candidates.add(call);
+  }
+  // Evidence first: a pair shown late in the file also explains an acquire earlier in it.
+  const evidence = usageEvidence(sourceCode, candidates);
+  for (const call of candidates) {
+    const found = recognize(sourceCode, call, resources, typed ? options.services ?? null : null, evidence);
     if (found) list.push(found);
   }
   const result = { list, byCall: new Map(list.map((a) => [a.acquireCall, a])) };
@@ -342,6 +353,7 @@ function recognize(
   call: TSESTree.CallExpression,
   resources: readonly ResourceShape[],
   services: Partial<ParserServices> | null,
+  evidence: UsageEvidence,
 ): Acquisition | null {
   const callee = skipTransparent(call.callee);
   const fn = enclosingFunction(call);
@@ -369,7 +381,7 @@ function recognize(
   }
   if (!shape && services) shape = typedShape(services, owner, method);
   if (!shape) shape = settingShape(resources, construction?.ref.module ?? null, method);
-  if (!shape && !construction?.kind) shape = pairingShape(sourceCode, owner, method, scope);
+  if (!shape && !construction?.kind) shape = evidenceShape(evidence, call) ?? pairingShape(sourceCode, owner, method, scope);
   return shape ? build(sourceCode, call, owner, shape, fn, scope) : null;
 }
 
@@ -391,6 +403,148 @@ function pairingShape(sourceCode: Services, owner: TSESTree.Expression, method: 
     kind: 'lock', library: null, recognizedBy: 'pairing', resultRole: null,
     ownerRelease: releases, resultRelease: [], ownerTakesResult: [],
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Usage evidence
+
+/** The pair an awaited acquire's result shows. */
+type UsagePairing = 'resultMethod' | 'ownerTakesResult' | 'releaseFunction';
+
+/** Acquire methods whose result can show a pair, and the releases that show it. */
+const USAGE_RELEASES: Readonly<Record<string, { resultMethod: readonly string[]; ownerTakesResult: readonly string[]; called: boolean }>> = {
+  connect: { resultMethod: ['release'], ownerTakesResult: ['releaseConnection'], called: false },
+  getConnection: { resultMethod: ['release'], ownerTakesResult: ['releaseConnection'], called: false },
+  acquire: { resultMethod: [], ownerTakesResult: ['release', 'destroy'], called: true },
+};
+
+const USAGE_SHAPES: Readonly<Record<UsagePairing, Shape>> = {
+  resultMethod: {
+    kind: 'dbClient', library: null, recognizedBy: 'usage', resultRole: 'resource',
+    ownerRelease: [], resultRelease: ['release'], ownerTakesResult: ['releaseConnection'],
+  },
+  ownerTakesResult: {
+    kind: 'pooledResource', library: null, recognizedBy: 'usage', resultRole: 'resource',
+    ownerRelease: [], resultRelease: [], ownerTakesResult: ['release', 'destroy'],
+  },
+  releaseFunction: {
+    kind: 'lock', library: null, recognizedBy: 'usage', resultRole: 'releaseFunction',
+    ownerRelease: [], resultRelease: [], ownerTakesResult: [],
+  },
+};
+
+interface UsageEvidence {
+  /** The pair each acquire's own result shows. */
+  byCall: ReadonlyMap<TSESTree.CallExpression, UsagePairing>;
+  /** Per receiver and method: the pair the first acquire showing one shows. */
+  byReceiver: ReadonlyMap<string, UsagePairing>;
+  /** Each candidate's receiver key, when it has one. */
+  keys: ReadonlyMap<TSESTree.CallExpression, string>;
+}
+
+function usageEvidence(sourceCode: Services, candidates: ReadonlySet<TSESTree.CallExpression>): UsageEvidence {
+  const byCall = new Map<TSESTree.CallExpression, UsagePairing>();
+  const byReceiver = new Map<string, UsagePairing>();
+  const keys = new Map<TSESTree.CallExpression, string>();
+  const ids = new Map<object, number>();
+  for (const call of candidates) {
+    const callee = skipTransparent(call.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) continue;
+    const method = staticPropertyName(callee);
+    if (method === null || !Object.hasOwn(USAGE_RELEASES, method)) continue;
+    const key = receiverKey(sourceCode, callee.object, ids);
+    if (key !== null) keys.set(call, `${key}#${method}`);
+    const pairing = pairingShown(sourceCode, call, callee.object, method);
+    if (!pairing) continue;
+    byCall.set(call, pairing);
+    if (key !== null && !byReceiver.has(`${key}#${method}`)) byReceiver.set(`${key}#${method}`, pairing);
+  }
+  return { byCall, byReceiver, keys };
+}
+
+function evidenceShape(evidence: UsageEvidence, call: TSESTree.CallExpression): Shape | null {
+  const key = evidence.keys.get(call);
+  const pairing = evidence.byCall.get(call) ?? (key === undefined ? undefined : evidence.byReceiver.get(key));
+  return pairing ? USAGE_SHAPES[pairing] : null;
+}
+
+/**
+ * `const c = await x.connect()` … `c.release()`: the pair this acquire's own result shows, or null.
+ * Only an awaited acquire bound to a plain name counts; a dropped result (`await client.connect()`)
+ * shows nothing.
+ */
+function pairingShown(sourceCode: Services, call: TSESTree.CallExpression, owner: TSESTree.Expression, method: string): UsagePairing | null {
+  const releases = USAGE_RELEASES[method];
+  if (!releases || call.arguments.some((a) => isFunctionNode(a))) return null;
+  let expression: TSESTree.Node = call;
+  const climb = (): void => {
+    while (expression.parent?.type === AST_NODE_TYPES.TSAsExpression || expression.parent?.type === AST_NODE_TYPES.TSNonNullExpression) {
+      expression = expression.parent;
+    }
+  };
+  climb();
+  if (expression.parent?.type !== AST_NODE_TYPES.AwaitExpression) return null;
+  expression = expression.parent;
+  climb();
+  const parent = expression.parent;
+  let target: TSESTree.Node | null = null;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === expression) target = parent.id;
+  if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && parent.right === expression) target = parent.left;
+  if (target?.type !== AST_NODE_TYPES.Identifier) return null;
+  const variable = findVariable(sourceCode, target);
+  if (!variable) return null;
+  for (const reference of variable.references) {
+    const id = reference.identifier;
+    if (id.type !== AST_NODE_TYPES.Identifier || id.range[0] < call.range[1]) continue;
+    const use = usage(id);
+    if (use.kind === 'method' && releases.resultMethod.includes(use.name)) return 'resultMethod';
+    if (use.kind === 'releaseReference' && use.node.type === AST_NODE_TYPES.MemberExpression &&
+      releases.resultMethod.includes(staticPropertyName(use.node) ?? '')) {
+      return 'resultMethod';
+    }
+    if (use.kind === 'called' && releases.called) return 'releaseFunction';
+    if (use.kind === 'argument' && use.call.type === AST_NODE_TYPES.CallExpression) {
+      const releaseCallee = skipTransparent(use.call.callee);
+      if (
+        releaseCallee.type === AST_NODE_TYPES.MemberExpression &&
+        releases.ownerTakesResult.includes(staticPropertyName(releaseCallee) ?? '') &&
+        sameObject(sourceCode, releaseCallee.object, owner)
+      ) {
+        return method === 'acquire' ? 'ownerTakesResult' : 'resultMethod';
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Names one receiver across the file: a variable (by identity, so shadowing tells two `pool`s
+ * apart) or `this` of one class, followed by static property names. Null for anything else.
+ */
+function receiverKey(sourceCode: Services, owner: TSESTree.Node, ids: Map<object, number>): string | null {
+  const path: string[] = [];
+  let current = skipTransparent(owner);
+  while (current.type === AST_NODE_TYPES.MemberExpression) {
+    const name = staticPropertyName(current);
+    if (name === null) return null;
+    path.unshift(name);
+    current = skipTransparent(current.object);
+  }
+  let root: object | null = null;
+  if (current.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(sourceCode, current);
+    if (!variable) return [`global:${current.name}`, ...path].join('.');
+    root = variable;
+  } else if (current.type === AST_NODE_TYPES.ThisExpression) {
+    root = thisClass(current);
+  }
+  if (!root) return null;
+  let id = ids.get(root);
+  if (id === undefined) {
+    id = ids.size;
+    ids.set(root, id);
+  }
+  return [String(id), ...path].join('.');
 }
 
 function typedShape(services: Partial<ParserServices>, owner: TSESTree.Expression, method: string): Shape | null {

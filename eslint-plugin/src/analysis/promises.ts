@@ -8,6 +8,7 @@ import type { ModuleRef } from './imports';
 import { normalizeModule, resolveReference } from './imports';
 import type { CheckerServices } from './typeQueries';
 import { askChecker, typeAt } from './typeQueries';
+import { cannotBeNullish, collectionCallResult, isNeverThrowingCall } from './knownValues';
 import { moduleExportListSchema } from '../util/settings';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -454,24 +455,35 @@ function isPlainCondition(expr: TSESTree.Node): boolean {
   }
 }
 
-/** Expressions whose evaluation cannot throw: names, literals, functions, plain literals of those, `Date.now()`. */
-function cannotThrow(expr: TSESTree.Node): boolean {
+/**
+ * Expressions whose evaluation cannot throw: names, literals, functions, plain literals of those,
+ * and calls that never throw (`Date.now()`, `performance.now()`). With `sourceCode`, also property
+ * reads on values that cannot be null or undefined (`this.count`, `cache.size`), and the methods of a
+ * `Map` or `Set` the file creates itself that cannot throw (`cache.get(key)`, `seen.add(id)`).
+ */
+export function cannotThrow(expr: TSESTree.Node, sourceCode?: Services): boolean {
   switch (expr.type) {
     case AST_NODE_TYPES.Identifier:
+    case AST_NODE_TYPES.ThisExpression:
     case AST_NODE_TYPES.Literal:
     case AST_NODE_TYPES.ArrowFunctionExpression:
     case AST_NODE_TYPES.FunctionExpression:
       return true;
     case AST_NODE_TYPES.ObjectExpression:
-      return expr.properties.every((p) => p.type === AST_NODE_TYPES.Property && !p.computed && cannotThrow(p.value));
+      return expr.properties.every((p) => p.type === AST_NODE_TYPES.Property && !p.computed && cannotThrow(p.value, sourceCode));
     case AST_NODE_TYPES.ArrayExpression:
-      return expr.elements.every((e) => e === null || cannotThrow(e));
-    case AST_NODE_TYPES.CallExpression: {
-      // `Date.now()` only: any other call may throw.
-      const callee = expr.callee;
-      return expr.arguments.length === 0 && callee.type === AST_NODE_TYPES.MemberExpression &&
-        callee.object.type === AST_NODE_TYPES.Identifier && callee.object.name === 'Date' && staticPropertyName(callee) === 'now';
-    }
+      return expr.elements.every((e) => e === null || cannotThrow(e, sourceCode));
+    case AST_NODE_TYPES.TSAsExpression:
+    case AST_NODE_TYPES.TSNonNullExpression:
+    case AST_NODE_TYPES.ChainExpression:
+      return cannotThrow(expr.expression, sourceCode);
+    case AST_NODE_TYPES.MemberExpression:
+      // A read on `null` or `undefined` throws; an optional read (`a?.b`) stops there instead.
+      return sourceCode !== undefined && (!expr.computed || expr.property.type === AST_NODE_TYPES.Literal) &&
+        cannotThrow(expr.object, sourceCode) && (expr.optional || cannotBeNullish(expr.object, sourceCode));
+    case AST_NODE_TYPES.CallExpression:
+      if (!expr.arguments.every((a) => a.type !== AST_NODE_TYPES.SpreadElement && cannotThrow(a, sourceCode))) return false;
+      return isNeverThrowingCall(expr, sourceCode) || (sourceCode !== undefined && collectionCallResult(sourceCode, expr) !== null);
     default:
       return false;
   }

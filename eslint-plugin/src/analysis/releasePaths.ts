@@ -5,11 +5,13 @@
  * the first problem on a path, or null when the release is guaranteed (or the resource is not this
  * function's to release).
  */
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { contains, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { contains, findVariable, isFunctionNode, skipTransparent } from './ast';
 import type { Acquisition, ReleaseSite } from './locks';
 import { releaseCoverStatement } from './locks';
+import { cannotBeNullish } from './knownValues';
+import { cannotThrow } from './promises';
 
 export type ExitStatement =
   | TSESTree.ReturnStatement
@@ -36,13 +38,15 @@ export type ReleaseProblem =
 export interface ReleasePathOptions {
   /** Does `expr` (a returned expression) evaluate to a promise? Used for the un-awaited `return` check. */
   isPromise?: (expr: TSESTree.Expression) => boolean;
+  /**
+   * The file, so that code proved unable to throw (`cache.set(key, value)` on a `Map` the file
+   * creates, a property read on a value that cannot be nullish) does not count as a thrower.
+   */
+  sourceCode?: Readonly<TSESLint.SourceCode>;
 }
 
 /** Escapes that hand the resource to someone else: the function no longer owns it. */
 const OWNER_CHANGES = new Set(['returned', 'stored', 'collected', 'aliased']);
-
-/** Calls that cannot realistically throw; everything else can. */
-const QUIET_CALLS = new Set(['Date.now', 'performance.now', 'process.hrtime', 'process.hrtime.bigint', 'Symbol']);
 
 export function checkReleasePaths(acquisition: Acquisition, options: ReleasePathOptions = {}): ReleaseProblem | null {
   const { escape, releaseCalls } = acquisition;
@@ -303,14 +307,28 @@ class Walker {
     return false;
   }
 
-  /** The first sub-expression of `node` that may throw (a call, `new`, `await`, `throw`), not entering functions. */
+  /**
+   * The first sub-expression of `node` that may throw (a call, `new`, `await`, `throw`), not
+   * entering functions. Calls `cannotThrow` proves safe, and the releases themselves, do not count.
+   */
   firstThrower(node: TSESTree.Node): TSESTree.Node | null {
+    const sourceCode = this.options.sourceCode;
     let found: TSESTree.Node | null = null;
     const visit = (n: TSESTree.Node): void => {
       if (found || isFunctionNode(n) || n.type === AST_NODE_TYPES.ClassBody) return;
       if (n.type === AST_NODE_TYPES.ThrowStatement || n.type === AST_NODE_TYPES.AwaitExpression || n.type === AST_NODE_TYPES.NewExpression ||
-        n.type === AST_NODE_TYPES.YieldExpression || n.type === AST_NODE_TYPES.TaggedTemplateExpression ||
-        (n.type === AST_NODE_TYPES.CallExpression && !this.releases.has(n) && !isQuietCall(n))) {
+        n.type === AST_NODE_TYPES.YieldExpression || n.type === AST_NODE_TYPES.TaggedTemplateExpression) {
+        found = n;
+        return;
+      }
+      if (n.type === AST_NODE_TYPES.CallExpression && !this.releases.has(n)) {
+        // `cache.get(key).size`: the call cannot throw, but what it returns may be undefined.
+        if (!cannotThrow(n, sourceCode) || (sourceCode && usedAsObject(n) && !cannotBeNullish(n, sourceCode))) found = n;
+        return;
+      }
+      // `const entry = cache.get(key); entry.count`: the same read, one name later.
+      if (sourceCode && n.type === AST_NODE_TYPES.MemberExpression && !n.optional && n.object.type === AST_NODE_TYPES.Identifier &&
+        holdsTrustedNullable(sourceCode, n.object)) {
         found = n;
         return;
       }
@@ -341,19 +359,42 @@ class Walker {
   }
 }
 
-function isQuietCall(call: TSESTree.CallExpression): boolean {
-  const callee = skipTransparent(call.callee);
-  const parts: string[] = [];
-  let current: TSESTree.Node = callee;
-  while (current.type === AST_NODE_TYPES.MemberExpression) {
-    const name = staticPropertyName(current);
-    if (name === null) return false;
-    parts.unshift(name);
-    current = skipTransparent(current.object);
+/**
+ * True when `call`'s result is read as an object, which throws on null or undefined: a property
+ * read, a call of it, destructuring, `for … of`, an array spread. Reads on names are not checked
+ * here: the walk has always treated them as safe, and only call results were new to trust.
+ */
+function usedAsObject(call: TSESTree.CallExpression): boolean {
+  let node: TSESTree.Node = call;
+  while (node.parent?.type === AST_NODE_TYPES.TSNonNullExpression || node.parent?.type === AST_NODE_TYPES.TSAsExpression) node = node.parent;
+  const parent = node.parent;
+  switch (parent?.type) {
+    case AST_NODE_TYPES.MemberExpression:
+      return parent.object === node && !parent.optional;
+    case AST_NODE_TYPES.CallExpression:
+    case AST_NODE_TYPES.NewExpression:
+      return parent.callee === node;
+    case AST_NODE_TYPES.VariableDeclarator:
+      return parent.init === node && parent.id.type !== AST_NODE_TYPES.Identifier;
+    case AST_NODE_TYPES.AssignmentExpression:
+      return parent.right === node && (parent.left.type === AST_NODE_TYPES.ObjectPattern || parent.left.type === AST_NODE_TYPES.ArrayPattern);
+    case AST_NODE_TYPES.ForOfStatement:
+      return parent.right === node;
+    case AST_NODE_TYPES.SpreadElement:
+      return parent.parent?.type !== AST_NODE_TYPES.ObjectExpression;
+    default:
+      return false;
   }
-  if (current.type !== AST_NODE_TYPES.Identifier) return false;
-  parts.unshift(current.name);
-  return QUIET_CALLS.has(parts.join('.'));
+}
+
+/** A name initialized with a call proved unable to throw whose result may still be nullish (`cache.get(key)`). */
+function holdsTrustedNullable(sourceCode: Readonly<TSESLint.SourceCode>, id: TSESTree.Identifier): boolean {
+  const variable = findVariable(sourceCode, id);
+  return Boolean(variable?.defs.some((def) => {
+    if (def.type !== 'Variable' || def.node.id !== def.name || !def.node.init) return false;
+    const init = skipTransparent(def.node.init);
+    return init.type === AST_NODE_TYPES.CallExpression && cannotThrow(init, sourceCode) && !cannotBeNullish(init, sourceCode);
+  }));
 }
 
 function children(node: TSESTree.Node): TSESTree.Node[] {

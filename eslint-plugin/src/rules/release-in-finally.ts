@@ -37,7 +37,7 @@ const COST: Readonly<Record<AcquisitionKind, string>> = {
   distributedLock: 'the key stays locked for every instance until its TTL runs out',
 };
 
-/** A pair declared in the `resources` setting or option: the rule knows nothing more about it. */
+/** A pair declared in the `resources` setting or option, or seen in use as `x.release(r)`: nothing more is known. */
 const SETTING_COST = 'it is never given back, and whoever needs it next waits forever';
 
 const NOUN: Readonly<Record<AcquisitionKind, string>> = {
@@ -135,13 +135,15 @@ export default createRule<Options, MessageId>({
 
     function report(acquisition: Acquisition, problem: ReleaseProblem): void {
       const named = acquisition.resourceNode && acquisition.resultRole === 'resource';
-      const noun = acquisition.recognizedBy === 'setting' ? 'the resource' : NOUN[acquisition.kind];
+      // `x.release(r)` seen in use is a pool's shape and a distributed lock's alike: say neither.
+      const generic = acquisition.recognizedBy === 'setting' || (acquisition.recognizedBy === 'usage' && acquisition.kind === 'pooledResource');
+      const noun = generic ? 'the resource' : NOUN[acquisition.kind];
       const what = named ? `\`${acquisition.resourceNode?.name ?? ''}\`` : noun;
       const data: Record<string, string> = {
         what,
         What: what.charAt(0).toUpperCase() + what.slice(1),
         acquire: acquisition.acquireText,
-        cost: acquisition.recognizedBy === 'setting' ? SETTING_COST : COST[acquisition.kind],
+        cost: generic ? SETTING_COST : COST[acquisition.kind],
       };
       const evidence: EvidenceLocation[] = [evidenceAt(acquisition.acquireCall, 'acquired here')];
       const suggest: TSESLint.ReportSuggestionArray<MessageId> = [];
@@ -205,7 +207,7 @@ export default createRule<Options, MessageId>({
     return {
       'Program:exit'() {
         for (const acquisition of findManualAcquisitions(sourceCode, { resources, services })) {
-          const problem = checkReleasePaths(acquisition, { isPromise: (expr) => isPromise(acquisition, expr) });
+          const problem = checkReleasePaths(acquisition, { isPromise: (expr) => isPromise(acquisition, expr), sourceCode });
           if (problem) report(acquisition, problem);
         }
       },

@@ -312,3 +312,131 @@ async function g() {
     assert.equal(second.releaseCalls.length, 2);
   });
 });
+
+describe('findManualAcquisitions: usage evidence', () => {
+  function all(code: string): Acquisition[] {
+    return [...findManualAcquisitions(parse(code).sourceCode)];
+  }
+
+  it('an imported pool whose connection is released is a pool', () => {
+    const code = `import pool from '../db';
+async function f() {
+  const client = await pool.connect();
+  await client.query('SELECT 1');
+  client.release();
+}`;
+    const a = only(code);
+    assert.equal(a.recognizedBy, 'usage');
+    assert.equal(a.kind, 'dbClient');
+    assert.equal(a.resultRole, 'resource');
+    assert.deepEqual(releaseTexts(code, a), ['client.release()']);
+  });
+
+  it("mysql2's releaseConnection shows the same pair", () => {
+    const code = `async function f(db) {
+  const conn = await db.getConnection();
+  await conn.execute('SELECT 1');
+  db.releaseConnection(conn);
+}`;
+    const a = only(code);
+    assert.equal(a.kind, 'dbClient');
+    assert.deepEqual(releaseTexts(code, a), ['db.releaseConnection(conn)']);
+  });
+
+  it('a resource handed back to the receiver is a pooled resource', () => {
+    const code = `async function f(browsers) {
+  const browser = await browsers.acquire();
+  await browser.render();
+  await browsers.release(browser);
+}`;
+    const a = only(code);
+    assert.equal(a.kind, 'pooledResource');
+    assert.deepEqual(releaseTexts(code, a), ['browsers.release(browser)']);
+  });
+
+  it('an acquired function that is called is a lock', () => {
+    const code = `async function f(gate) {
+  const done = await gate.acquire();
+  await work();
+  done();
+}`;
+    const a = only(code);
+    assert.equal(a.kind, 'lock');
+    assert.equal(a.resultRole, 'releaseFunction');
+  });
+
+  it('one pair makes the other acquires of the same receiver acquisitions', () => {
+    const code = `import pool from '../db';
+async function a() {
+  const client = await pool.connect();
+  try { await client.query('a'); } finally { client.release(); }
+}
+async function b() {
+  const other = await pool.connect();
+  await other.query('b');
+}`;
+    const found = all(code);
+    assert.deepEqual(found.map((x) => [x.displayName, x.recognizedBy, x.releaseCalls.length]), [['client', 'usage', 1], ['other', 'usage', 0]]);
+  });
+
+  it('this.pool in one class is one receiver across its methods', () => {
+    const code = `class Repo {
+  async a() {
+    const c = await this.pool.connect();
+    try { await c.query('a'); } finally { c.release(); }
+  }
+  async b() {
+    const c = await this.pool.connect();
+    return c.query('b');
+  }
+}`;
+    assert.deepEqual(all(code).map((x) => x.recognizedBy), ['usage', 'usage']);
+  });
+
+  it('evidence on one receiver says nothing about another', () => {
+    const code = `async function f(a, b) {
+  const one = await a.connect();
+  one.release();
+  const two = await b.connect();
+  await two.query('x');
+}`;
+    assert.deepEqual(all(code).map((x) => x.displayName), ['one']);
+  });
+
+  it('the same name in two scopes is two receivers', () => {
+    const code = `async function f(pool) {
+  const c = await pool.connect();
+  c.release();
+}
+async function g(pool) {
+  const c = await pool.connect();
+  await c.query('x');
+}`;
+    assert.equal(all(code).length, 1);
+  });
+
+  it('no pair, no acquisition: one-shot queries, a dropped connect result, a socket', () => {
+    none(`import pool from '../db';
+async function f() {
+  await pool.query('SELECT 1');
+  await pool.run(task);
+}`);
+    none(`async function f(client) {
+  await client.connect();
+  await client.query('SELECT 1');
+  await client.end();
+}`);
+    none(`async function f(net) {
+  const socket = await net.connect(8080);
+  socket.write('hello');
+  socket.end();
+}`);
+  });
+
+  it('an unawaited connect is not evidence', () => {
+    none(`async function f(pool) {
+  const pending = pool.connect();
+  pending.release();
+}`);
+  });
+});

@@ -115,6 +115,41 @@ describe('checkReleasePaths: problems', () => {
   });
 });
 
+describe('checkReleasePaths: code proved unable to throw', () => {
+  /** As `check`, with the file passed so collection calls can be proved safe; `cache` is a module-level Map. */
+  function checkInFile(body: string): { kind: string; line: number | null } | null {
+    const parsed = parse(`${HEADER}const cache = new Map();\nasync function f(x) {\n${body}\n}`);
+    const [acquisition] = findManualAcquisitions(parsed.sourceCode);
+    assert.ok(acquisition, 'no acquisition found');
+    const problem = checkReleasePaths(acquisition, { sourceCode: parsed.sourceCode });
+    return problem ? { kind: problem.kind, line: pointLine(problem) } : null;
+  }
+
+  // Lines: 1-2 header, 3 the Map, 4 `async function f`, 5 the first body line.
+  it('only Map operations between acquire and release', () => {
+    assert.equal(checkInFile(`const r = await m.acquire();\nif (!cache.has(x)) cache.set(x, Date.now());\ncache.delete('old');\nr();`), null);
+  });
+
+  it('a read on what Map#get returns can throw', () => {
+    assert.deepEqual(checkInFile(`const r = await m.acquire();\nconst n = cache.get(x).count;\nr();`), { kind: 'notInFinally', line: 6 });
+  });
+
+  it('destructuring what Map#get returns can throw', () => {
+    assert.deepEqual(checkInFile(`const r = await m.acquire();\nconst { count } = cache.get(x);\nr();`), { kind: 'notInFinally', line: 6 });
+  });
+
+  it('an optional read on it cannot', () => {
+    assert.equal(checkInFile(`const r = await m.acquire();\nconst n = cache.get(x)?.count;\nr();`), null);
+  });
+
+  it('without the file the same Map call counts as a thrower', () => {
+    const parsed = parse(`${HEADER}const cache = new Map();\nasync function f(x) {\nconst r = await m.acquire();\ncache.set(x, 1);\nr();\n}`);
+    const [acquisition] = findManualAcquisitions(parsed.sourceCode);
+    assert.ok(acquisition);
+    assert.equal(checkReleasePaths(acquisition)?.kind, 'notInFinally');
+  });
+});
+
 describe('firstExit', () => {
   it('skips exits that stay inside loops and switches of the node, and nested functions', () => {
     const parsed = parse(`async function f(xs) {\nfor (const x of xs) { if (x) break; continue; }\nswitch (xs) { case 1: break; }\nxs.map(() => { return 1; });\nif (xs) return 2;\n}`);

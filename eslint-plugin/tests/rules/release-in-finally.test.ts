@@ -697,6 +697,104 @@ async function rebuild(store) {
 `,
     options: [{ "resources": [{ "acquire": "lockAsync", "release": "unlock" }] }],
   },
+  {
+    // usage evidence: an imported pool used only for one-shot queries shows no acquire/release pair
+    code: `
+import pool from '../db';
+export async function list() {
+  const { rows } = await pool.query('SELECT * FROM users');
+  return rows;
+}
+export async function nightly(task) {
+  await pool.run(task);
+}
+`,
+  },
+  {
+    // usage evidence: a pg Client connects and ends; the dropped connect result is not a checkout
+    code: `
+export async function migrate(client) {
+  await client.connect();
+  await client.query('CREATE TABLE t (id int)');
+  await client.end();
+}
+`,
+  },
+  {
+    // usage evidence: a socket from connect() is ended, never released, so connect() here lends nothing
+    code: `
+import net from './net';
+export async function ping(port) {
+  const socket = await net.connect(port);
+  await socket.write('ping');
+  socket.end();
+}
+`,
+  },
+  {
+    // usage evidence: only synchronous Map operations between acquire and release cannot throw
+    code: `
+import { locks } from './locks';
+const pending = new Map();
+export async function track(id, job) {
+  const release = await locks.acquire();
+  if (!pending.has(id)) pending.set(id, job);
+  pending.delete('stale');
+  release();
+}
+`,
+  },
+  {
+    // usage evidence: a class-field Map, and an optional read on what get returns
+    code: `
+export class Sessions {
+  byId = new Map();
+  constructor(lock) {
+    this.lock = lock;
+  }
+  async touch(id, at) {
+    const release = await this.lock.acquire();
+    const last = this.byId.get(id)?.at;
+    this.byId.set(id, { at, last });
+    release();
+  }
+}
+`,
+  },
+  {
+    // usage evidence: the pair on one pool says nothing about a second pool in the same file
+    code: `
+import { primary, replica } from './db';
+export async function copy(id) {
+  const src = await primary.connect();
+  try {
+    await src.query('SELECT 1');
+  } finally {
+    src.release();
+  }
+  const dst = await replica.connect();
+  await dst.query('SELECT 2');
+}
+`,
+  },
+  {
+    // usage evidence: a connection handed to a helper belongs to the helper
+    code: `
+import pool from '../db';
+export async function a() {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT 1');
+  } finally {
+    client.release();
+  }
+}
+export async function b() {
+  const client = await pool.connect();
+  await runMigrations(client);
+}
+`,
+  },
   ],
   invalid: [
   {
@@ -2705,6 +2803,338 @@ async function rebuild(store) {
         column: 24,
         // `handle` from `store.lockAsync()` is not released if line 4 throws: it is never given back, and whoever needs it next waits forever. Release it in `finally`.
         suggestions: [],
+      },
+    ],
+  },
+  {
+    // usage evidence: an imported pool; the released connection shows the pair, and the other
+    // checkout of the same pool in the file never releases
+    code: `
+import pool from '../db';
+export async function rename(id, name) {
+  const client = await pool.connect();
+  await client.query('UPDATE users SET name = $1 WHERE id = $2', [name, id]);
+  client.release();
+}
+export async function count() {
+  const client = await pool.connect();
+  const { rows } = await client.query('SELECT count(*) FROM users');
+  return rows[0].count;
+}
+`,
+    output: `
+import pool from '../db';
+export async function rename(id, name) {
+  const client = await pool.connect();
+  try {
+    await client.query('UPDATE users SET name = $1 WHERE id = $2', [name, id]);
+  } finally {
+    client.release();
+  }
+}
+export async function count() {
+  const client = await pool.connect();
+  const { rows } = await client.query('SELECT count(*) FROM users');
+  return rows[0].count;
+}
+`,
+    errors: [
+      {
+        messageId: 'notInFinally',
+        line: 4,
+        column: 24,
+        // `client` from `pool.connect()` is not released if line 5 throws: the connection never goes back to the pool, which runs dry under load. Release it in `finally`.
+        suggestions: [],
+      },
+      {
+        messageId: 'neverReleased',
+        line: 9,
+        column: 24,
+        // `client` from `pool.connect()` is never released in this function: the connection never goes back to the pool, which runs dry under load. Release it in `finally`.
+        suggestions: [
+          {
+            messageId: 'wrapInTryFinally',
+            output: `
+import pool from '../db';
+export async function rename(id, name) {
+  const client = await pool.connect();
+  await client.query('UPDATE users SET name = $1 WHERE id = $2', [name, id]);
+  client.release();
+}
+export async function count() {
+  const client = await pool.connect();
+  try {
+    const { rows } = await client.query('SELECT count(*) FROM users');
+    return rows[0].count;
+  } finally {
+    client.release();
+  }
+}
+`,
+          },
+        ],
+      },
+    ],
+  },
+  {
+    // usage evidence: a required module's getConnection, then conn.release()
+    code: `
+const db = require('./db');
+async function order(id) {
+  const conn = await db.getConnection();
+  await conn.beginTransaction();
+  await conn.query('UPDATE orders SET paid = 1 WHERE id = ?', [id]);
+  await conn.commit();
+  conn.release();
+}
+`,
+    output: `
+const db = require('./db');
+async function order(id) {
+  const conn = await db.getConnection();
+  try {
+    await conn.beginTransaction();
+    await conn.query('UPDATE orders SET paid = 1 WHERE id = ?', [id]);
+    await conn.commit();
+  } finally {
+    conn.release();
+  }
+}
+`,
+    errors: [
+      {
+        messageId: 'notInFinally',
+        line: 4,
+        column: 22,
+        // `conn` from `db.getConnection()` is not released if line 5 throws: the connection never goes back to the pool, which runs dry under load. Release it in `finally`.
+        suggestions: [],
+      },
+    ],
+  },
+  {
+    // usage evidence: generic-pool's shape, the resource handed back to the receiver
+    code: `
+import { browsers } from './browsers';
+export async function render(url) {
+  const page = await browsers.acquire();
+  const html = await page.render(url);
+  await browsers.release(page);
+  return html;
+}
+`,
+    output: `
+import { browsers } from './browsers';
+export async function render(url) {
+  const page = await browsers.acquire();
+  try {
+    const html = await page.render(url);
+    return html;
+  } finally {
+    await browsers.release(page);
+  }
+}
+`,
+    errors: [
+      {
+        messageId: 'notInFinally',
+        line: 4,
+        column: 22,
+        // `page` from `browsers.acquire()` is not released if line 5 throws: it is never given back, and whoever needs it next waits forever. Release it in `finally`.
+        suggestions: [],
+      },
+    ],
+  },
+  {
+    // usage evidence: acquire resolves to a function that is called to release
+    code: `
+import { locks } from './locks';
+export async function bump(key) {
+  const release = await locks.acquire();
+  await store.increment(key);
+  release();
+}
+`,
+    output: `
+import { locks } from './locks';
+export async function bump(key) {
+  const release = await locks.acquire();
+  try {
+    await store.increment(key);
+  } finally {
+    release();
+  }
+}
+`,
+    errors: [
+      {
+        messageId: 'notInFinally',
+        line: 4,
+        column: 25,
+        // The lock from `locks.acquire()` is not released if line 5 throws: the lock stays held and every later caller waits for it forever. Release it in `finally`.
+        suggestions: [],
+      },
+    ],
+  },
+  {
+    // usage evidence: acquire and release on the same imported receiver
+    code: `
+import { gate } from './gate';
+export async function send(msg) {
+  await gate.acquire();
+  await transport.send(msg);
+  gate.release();
+}
+`,
+    output: `
+import { gate } from './gate';
+export async function send(msg) {
+  await gate.acquire();
+  try {
+    await transport.send(msg);
+  } finally {
+    gate.release();
+  }
+}
+`,
+    errors: [
+      {
+        messageId: 'notInFinally',
+        line: 4,
+        column: 9,
+        // The lock from `gate.acquire()` is not released if line 5 throws: the lock stays held and every later caller waits for it forever. Release it in `finally`.
+        suggestions: [],
+      },
+    ],
+  },
+  {
+    // Map-only region, but a read on what get returned throws when the key is missing
+    code: `
+import { locks } from './locks';
+const cache = new Map();
+export async function hits(key) {
+  const release = await locks.acquire();
+  const entry = cache.get(key);
+  const count = entry.count;
+  release();
+  return count;
+}
+`,
+    output: `
+import { locks } from './locks';
+const cache = new Map();
+export async function hits(key) {
+  const release = await locks.acquire();
+  try {
+    const entry = cache.get(key);
+    const count = entry.count;
+    return count;
+  } finally {
+    release();
+  }
+}
+`,
+    errors: [
+      {
+        messageId: 'notInFinally',
+        line: 5,
+        column: 25,
+        // The lock from `locks.acquire()` is not released if line 7 throws: the lock stays held and every later caller waits for it forever. Release it in `finally`.
+        suggestions: [],
+      },
+    ],
+  },
+  {
+    // a Map from a library is not the global Map: its set may throw
+    code: `
+import { Map } from 'immutable';
+import { locks } from './locks';
+const cache = new Map();
+export async function remember(key, value) {
+  const release = await locks.acquire();
+  cache.set(key, value);
+  release();
+}
+`,
+    output: `
+import { Map } from 'immutable';
+import { locks } from './locks';
+const cache = new Map();
+export async function remember(key, value) {
+  const release = await locks.acquire();
+  try {
+    cache.set(key, value);
+  } finally {
+    release();
+  }
+}
+`,
+    errors: [
+      {
+        messageId: 'notInFinally',
+        line: 6,
+        column: 25,
+        // The lock from `locks.acquire()` is not released if line 7 throws: the lock stays held and every later caller waits for it forever. Release it in `finally`.
+        suggestions: [],
+      },
+    ],
+  },
+  {
+    // usage evidence: this.pool's pair in one method finds the leak in another
+    code: `
+export class Repo {
+  constructor(pool) {
+    this.pool = pool;
+  }
+  async save(row) {
+    const client = await this.pool.connect();
+    try {
+      await client.query('INSERT INTO t VALUES ($1)', [row]);
+    } finally {
+      client.release();
+    }
+  }
+  async load(id) {
+    const client = await this.pool.connect();
+    const res = await client.query('SELECT * FROM t WHERE id = $1', [id]);
+    return res.rows;
+  }
+}
+`,
+    errors: [
+      {
+        messageId: 'neverReleased',
+        line: 15,
+        column: 26,
+        // `client` from `this.pool.connect()` is never released in this function: the connection never goes back to the pool, which runs dry under load. Release it in `finally`.
+        suggestions: [
+          {
+            messageId: 'wrapInTryFinally',
+            output: `
+export class Repo {
+  constructor(pool) {
+    this.pool = pool;
+  }
+  async save(row) {
+    const client = await this.pool.connect();
+    try {
+      await client.query('INSERT INTO t VALUES ($1)', [row]);
+    } finally {
+      client.release();
+    }
+  }
+  async load(id) {
+    const client = await this.pool.connect();
+    try {
+      const res = await client.query('SELECT * FROM t WHERE id = $1', [id]);
+      return res.rows;
+    } finally {
+      client.release();
+    }
+  }
+}
+`,
+          },
+        ],
       },
     ],
   },

@@ -64,13 +64,13 @@ async function handle(job: string): Promise<void> {
       filename,
     },
     {
-      // A type that merely shares a method name is not a pool.
+      // A type that merely shares a method name, whose uses show no acquire/release pair, is not a pool.
       code: `
-interface Pool { connect(): Promise<{ release(): void; query(sql: string): Promise<void> }> }
+interface Pool { connect(): Promise<{ end(): void; query(sql: string): Promise<void> }> }
 async function count(pool: Pool): Promise<void> {
   const client = await pool.connect();
   await client.query('SELECT 1');
-  client.release();
+  client.end();
 }
 `,
       filename,
@@ -127,6 +127,31 @@ async function count(pool: import('pg').Pool): Promise<unknown> {
       errors: [{ messageId: 'notInFinally', line: 4, column: 24, suggestions: [] }],
     },
     {
+      // Whatever the declared type, a connection from `connect()` released with `release()` shows
+      // a pool checkout: types add owners, they never take usage evidence away.
+      code: `
+interface Pool { connect(): Promise<{ release(): void; query(sql: string): Promise<void> }> }
+async function count(pool: Pool): Promise<void> {
+  const client = await pool.connect();
+  await client.query('SELECT 1');
+  client.release();
+}
+`,
+      filename,
+      output: `
+interface Pool { connect(): Promise<{ release(): void; query(sql: string): Promise<void> }> }
+async function count(pool: Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT 1');
+  } finally {
+    client.release();
+  }
+}
+`,
+      errors: [{ messageId: 'notInFinally', line: 4, column: 24, suggestions: [] }],
+    },
+    {
       // Only the checker knows `loader.load()` returns a promise.
       code: typedCode.returnThenable,
       filename,
@@ -148,9 +173,42 @@ async function count(pool: import('pg').Pool): Promise<unknown> {
   ],
 });
 
-// The same code without type information: the owners are unknown, so nothing is reported.
+// The same code without type information: the owners are unknown, but what the code does with
+// each acquire's result (`release()`, `client.release()`) still shows the pair, so both leaks are
+// found (without the async-mutex-only `runExclusive` suggestion). Only the checker knows that
+// `loader.load()` returns a promise.
 const untyped = createRuleTester();
 untyped.run<MessageId, Options>('release-in-finally (same code, no types)', rule as never, {
-  valid: [typedCode.mutexAfterWork, typedCode.poolParameter, typedCode.returnThenable],
-  invalid: [],
+  valid: [typedCode.returnThenable],
+  invalid: [
+    {
+      code: typedCode.mutexAfterWork,
+      output: `${MUTEX_TYPES}
+async function handle(job: string): Promise<void> {
+  const release = await sharedLock().acquire();
+  try {
+    await work(job);
+  } finally {
+    release();
+  }
+}
+`,
+      errors: [{ messageId: 'notInFinally', line: 6, column: 25, suggestions: [] }],
+    },
+    {
+      code: typedCode.poolParameter,
+      output: `${PG_TYPES}
+async function count(pool: import('pg').Pool): Promise<unknown> {
+  const client = await pool.connect();
+  try {
+    const res = await client.query('SELECT count(*) FROM t');
+    return res.rows[0];
+  } finally {
+    client.release();
+  }
+}
+`,
+      errors: [{ messageId: 'notInFinally', line: 4, column: 24, suggestions: [] }],
+    },
+  ],
 });
