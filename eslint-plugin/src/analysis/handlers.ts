@@ -226,7 +226,8 @@ function callRegistration(sourceCode: Services, call: TSESTree.CallExpression, i
   const firstArg = call.arguments[0]?.type === AST_NODE_TYPES.Literal && typeof call.arguments[0].value === 'string'
     ? call.arguments[0].value
     : null;
-  const httpModule = HTTP_MODULES.find((m) => refMatches(resolveReference(sourceCode, callee), m, 'createServer'));
+  const ref = resolveReference(sourceCode, callee);
+  const httpModule = HTTP_MODULES.find((m) => refMatches(ref, m, 'createServer') || refMatches(ref, m, 'createSecureServer'));
   if (httpModule) return { framework: 'node:http', role: 'request listener', node: call };
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
   const method = staticPropertyName(callee);
@@ -280,7 +281,7 @@ function receiverOf(sourceCode: Services, node: TSESTree.Node, depth: number): R
 
 function factoryReceiver(ref: ModuleRef, expr: TSESTree.CallExpression | TSESTree.NewExpression): Receiver | null {
   for (const m of HTTP_MODULES) {
-    if (refMatches(ref, m, 'createServer')) return 'http-server';
+    if (refMatches(ref, m, 'createServer') || refMatches(ref, m, 'createSecureServer')) return 'http-server';
   }
   const entry = FACTORIES.find((f) => refMatches(ref, f.module, ...f.path));
   if (!entry) return null;
@@ -320,8 +321,10 @@ function handedOver(sourceCode: Services, fn: TSESTree.Node, param: TSESTree.Nod
 
 /** A function whose first parameter is declared as a framework's request: `(req: Request, res: Response)`. */
 function declaredHandler(sourceCode: Services, fn: FunctionNode): HandlerRegistration | null {
-  const first = fn.params[0];
-  if (!first || fn.params.length < 2) return null;
+  // `(this: void, req: Request, res: Response)`: a `this` parameter is a type, not an argument.
+  const params = fn.params.filter((p) => !(p.type === AST_NODE_TYPES.Identifier && p.name === 'this'));
+  const first = params[0];
+  if (!first || params.length < 2) return null;
   const annotated = annotatedRef(sourceCode, first);
   const entry = annotated ? REQUEST_TYPES.find((t) => refMatches(annotated.ref, t.module, ...t.path)) : undefined;
   return entry ? { framework: entry.framework, role: 'route handler', node: fn } : null;

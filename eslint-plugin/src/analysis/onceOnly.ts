@@ -21,7 +21,7 @@ export function isOncePerProcess(sourceCode: Services, node: TSESTree.Node): boo
     if (isFunctionNode(current)) {
       // A synchronous callback (`files.map((f) => readFileSync(f))`) runs inside its caller's guard.
       if (!current.async && isSynchronouslyInvoked(current)) continue;
-      return isMemoised(sourceCode, current, node);
+      return isMemoised(sourceCode, current, node) || fillsAfterEarlyReturn(sourceCode, current, node);
     }
     switch (current.type) {
       case AST_NODE_TYPES.AssignmentExpression:
@@ -47,6 +47,38 @@ export function isOncePerProcess(sourceCode: Services, node: TSESTree.Node): boo
     }
   }
   return false;
+}
+
+/**
+ * `if (cache) return cache; cache = readFileSync(p);`: the function answers from a filled slot
+ * before it reaches the call, and the call's value goes into that slot.
+ */
+function fillsAfterEarlyReturn(sourceCode: Services, fn: TSESTree.Node, at: TSESTree.Node): boolean {
+  let assignment: TSESTree.AssignmentExpression | null = null;
+  for (let current = at.parent; current && current !== fn; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.AssignmentExpression && current.operator === '=') {
+      assignment = current;
+      break;
+    }
+  }
+  if (!assignment || !outlives(sourceCode, assignment.left, at)) return false;
+  const key = slotKey(assignment.left);
+  if (key === null) return false;
+  let guarded = false;
+  walk(fn, sourceCode.visitorKeys, (node) => {
+    if (guarded || (node !== fn && isFunctionNode(node))) return false;
+    if (node.type === AST_NODE_TYPES.IfStatement && node.range[1] <= at.range[0] && returns(node.consequent)) {
+      const test = skipTransparent(node.test);
+      guarded = slotKey(test) === key;
+    }
+    return !guarded;
+  });
+  return guarded;
+}
+
+function returns(node: TSESTree.Statement): boolean {
+  if (node.type === AST_NODE_TYPES.ReturnStatement) return true;
+  return node.type === AST_NODE_TYPES.BlockStatement && node.body.length === 1 && node.body[0]?.type === AST_NODE_TYPES.ReturnStatement;
 }
 
 /** `if (!slot) { … slot = … }`, `if (slot === undefined)`, `if (slot == null)`: the guarded branch fills the slot. */
