@@ -25,6 +25,23 @@ export default tseslint.config(
     },
   },
   {
+    // The project layer sits below analysis: facts about files and packages, never findings.
+    files: ['eslint-plugin/src/project/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*', '!../project', '!../project/*'],
+              message: 'project/ is below analysis: it never imports analysis, rules or util (it knows files and packages, never reports).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.{js,mjs,cjs}'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

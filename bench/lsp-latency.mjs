@@ -1,8 +1,11 @@
 // Latency and memory of the built language server (server/dist/server.js) over stdio, against the
 // floor every ESLint-based server pays: Linter.verify with the parser and one trivial core rule.
-//   node bench/lsp-latency.mjs [--edits 200] [--rss-edits 1000] [--no-typed] [--typed-only] [--sizes 1k,5k]
+//   node bench/lsp-latency.mjs [--edits 200] [--rss-edits 1000] [--no-typed] [--typed-only] [--sizes 1k,1k-declare,5k]
 // Prints p50/p95/p99 per file and mode, the ratio to the floor measured in the same run (floor and
 // server requests are interleaved so machine load hits both), time to first diagnostics, and RSS.
+// `1k-declare` is the 1,000-line document with `declare function` helpers and overload signatures
+// called from async code (bodiless callees the call graph must step over). A rule that crashes is
+// switched off for that file, which would make a row look faster: crashes are counted and printed.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -26,7 +29,8 @@ const EDITS = flag('--edits', 200);
 const RSS_EDITS = flag('--rss-edits', 1000);
 const TYPED = !args.includes('--no-typed');
 const SYNTACTIC = !args.includes('--typed-only');
-const SIZES = args.includes('--sizes') ? args[args.indexOf('--sizes') + 1].split(',') : ['1k', '5k'];
+const SIZES = args.includes('--sizes') ? args[args.indexOf('--sizes') + 1].split(',') : ['1k', '1k-declare', '5k'];
+const LABELS = { '1k': '1k lines', '1k-declare': '1k lines, declare+overloads', '5k': '5k lines' };
 
 /** A service-like module: imports, types, classes, async functions, some hazards for the rules to find. */
 function realisticFile(lines) {
@@ -97,6 +101,63 @@ function realisticFile(lines) {
   return out.join('\n') + '\n';
 }
 
+/**
+ * The same kind of module, typed the way code over untyped or native bindings is: `declare function`
+ * helpers, overloaded functions and methods, all called from async functions.
+ */
+function declaredFile(lines) {
+  const head = [
+    "import { readFile } from 'node:fs/promises';",
+    '',
+    'interface Row { id: string; body: string; tags: string[] }',
+    'declare function fetchRow(id: string): Promise<Row>;',
+    'declare function fetchRow(id: string, fields: readonly string[]): Promise<Partial<Row>>;',
+    'declare function digest(text: string): string;',
+    'declare function audit(event: string): Promise<void>;',
+    '',
+  ];
+  const block = (i) => [
+    `declare function lookup${i}(key: string): Promise<string>;`,
+    `declare function lookup${i}(key: string, fallback: string): Promise<string>;`,
+    '',
+    `export function pick${i}(id: string): Promise<Row>;`,
+    `export function pick${i}(id: string, fields: readonly string[]): Promise<Partial<Row>>;`,
+    `export function pick${i}(id: string, fields?: readonly string[]): Promise<Row | Partial<Row>> {`,
+    '  return fields ? fetchRow(id, fields) : fetchRow(id);',
+    '}',
+    '',
+    `export async function serve${i}(ids: readonly string[]): Promise<number> {`,
+    `  const row = await pick${i}(ids[0] ?? '', ['id', 'body']);`,
+    `  const key = digest(row.id ?? '${i}');`,
+    `  const value = await lookup${i}(key, 'none');`,
+    `  ${i % 10 === 0 ? "audit('served');" : "await audit('served');"}`,
+    `  await Promise.all(ids.slice(0, 4).map((id) => lookup${i}(id)));`,
+    '  return (row.body?.length ?? 0) + value.length;',
+    '}',
+    '',
+    `export class Handler${i} {`,
+    '  handle(id: string): Promise<string>;',
+    '  handle(id: number): Promise<string>;',
+    '  async handle(id: string | number): Promise<string> {',
+    `    const text = await readFile(\`/data/\${id}-${i}.txt\`, 'utf8');`,
+    `    return lookup${i}(text.trim());`,
+    '  }',
+    '',
+    '  async run(ids: readonly number[]): Promise<void> {',
+    '    for (const id of ids.slice(0, 3)) {',
+    '      await this.handle(id);',
+    '    }',
+    `    await serve${i}(ids.map(String));`,
+    '  }',
+    '}',
+    '',
+  ];
+  const out = [...head];
+  for (let i = 0; out.length + block(i).length <= lines; i++) out.push(...block(i));
+  while (out.length < lines) out.push(`// padding ${out.length}`);
+  return out.join('\n') + '\n';
+}
+
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -115,8 +176,14 @@ async function startServer(folder, settings) {
   const started = performance.now();
   const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  connection.onRequest((method, params) => (method === 'workspace/configuration' ? params.items.map(() => settings) : null));
+  connection.onRequest((method, params) => {
+    if (method === 'workspace/configuration') return params.items.map(() => settings);
+    // A rule crash is told once per rule as an error message.
+    if (method === 'window/showMessageRequest' && / failed on /.test(params.message)) crashes.push(params.message);
+    return null;
+  });
   const lintTimes = [];
+  const crashes = [];
   connection.onNotification('asyncHazards/status', (params) => {
     if (params.state === 'ready' && typeof params.lastLintMs === 'number') lintTimes.push(params.lastLintMs);
   });
@@ -130,7 +197,7 @@ async function startServer(folder, settings) {
     initializationOptions: {},
   });
   await connection.sendNotification('initialized', {});
-  return { child, connection, started, lintTimes };
+  return { child, connection, started, lintTimes, crashes };
 }
 
 /** One edit: a character typed into a comment line, as incremental sync sends it. */
@@ -154,6 +221,7 @@ function floorVerify(linter, text, filename) {
 async function measure(server, file, text, edits, warmup) {
   const uri = pathToFileURL(file).href;
   const linter = new Linter({ cwd: path.dirname(file) });
+  const crashesBefore = server.crashes.length;
   let version = 1;
   await server.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version, text } });
   const firstStart = performance.now();
@@ -180,24 +248,30 @@ async function measure(server, file, text, edits, warmup) {
     }
   }
   await server.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
-  return { first, server: stats(server_), floor: stats(floor), findings, core: stats(server.lintTimes.slice(warmup)) };
+  return { first, server: stats(server_), floor: stats(floor), findings, core: stats(server.lintTimes.slice(warmup)), crashes: server.crashes.slice(crashesBefore) };
 }
 
 function report(label, r) {
   const ratio = (k) => (r.server[k] / r.floor[k]).toFixed(2);
   process.stdout.write(
-    `${label.padEnd(28)} first ${ms(r.first).padStart(10)} | server p50 ${ms(r.server.p50)} p95 ${ms(r.server.p95)} p99 ${ms(r.server.p99)}` +
+    `${label.padEnd(40)} first ${ms(r.first).padStart(10)} | server p50 ${ms(r.server.p50)} p95 ${ms(r.server.p95)} p99 ${ms(r.server.p99)}` +
       ` | floor p50 ${ms(r.floor.p50)} p95 ${ms(r.floor.p95)} p99 ${ms(r.floor.p99)} | ratio p50 ${ratio('p50')}× p99 ${ratio('p99')}× | lint core inside the server p50 ${ms(r.core.p50)} | ${r.findings} findings\n`,
   );
+  // Told once per rule per server, so a crash shows on the first row that hit it.
+  for (const message of r.crashes) process.stdout.write(`  rule crash: ${message}\n`);
 }
 
 async function main() {
   await fs.promises.access(serverPath).catch(() => {
     throw new Error('run npm run build first');
   });
-  const files = { '1k': path.join(corpus, 'src', 'service1k.ts'), '5k': path.join(corpus, 'src', 'service5k.ts') };
+  const files = {
+    '1k': path.join(corpus, 'src', 'service1k.ts'),
+    '1k-declare': path.join(corpus, 'src', 'declared1k.ts'),
+    '5k': path.join(corpus, 'src', 'service5k.ts'),
+  };
   await fs.promises.mkdir(path.dirname(files['1k']), { recursive: true });
-  const texts = { '1k': realisticFile(1000), '5k': realisticFile(5000) };
+  const texts = { '1k': realisticFile(1000), '1k-declare': declaredFile(1000), '5k': realisticFile(5000) };
   for (const key of Object.keys(files)) await fs.promises.writeFile(files[key], texts[key]);
   await fs.promises.writeFile(path.join(corpus, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', strict: true, noEmit: true, types: [] }, include: ['src'] }));
   process.stdout.write(`async-hazards language server latency: ${EDITS} edits per file, node ${process.version}\n`);
@@ -205,7 +279,7 @@ async function main() {
   if (SYNTACTIC) await syntacticRuns(files, texts);
   if (TYPED) {
     const typed = await startServer(corpus, { typeAware: 'auto' });
-    for (const key of SIZES) report(`type-aware ${key} lines`, await measure(typed, files[key], texts[key], EDITS, 20));
+    for (const key of SIZES) report(`type-aware ${LABELS[key]}`, await measure(typed, files[key], texts[key], EDITS, 20));
     typed.connection.dispose();
     typed.child.kill();
   }
@@ -218,7 +292,7 @@ async function syntacticRuns(files, texts) {
   for (const key of SIZES) {
     const r = await measure(syntactic, files[key], texts[key], EDITS, 10);
     if (key === '1k') process.stdout.write(`time to first diagnostics after start: ${ms(ttfd - syntactic.started + r.first)}\n`);
-    report(`syntactic ${key} lines`, r);
+    report(`syntactic ${LABELS[key]}`, r);
   }
 
   // RSS over many edits of the 1,000-line file.

@@ -20,31 +20,44 @@
  *   information unavailable or being built, a rule crashed) and may be async (it is awaited before
  *   the first program build so a progress report can reach the user first); `configFile` fixes
  *   one ESLint config for every file instead of looking it up (the CLI's `--config`).
+ * - A rule that throws (in `create` or in any listener) is switched off for the rest of that file
+ *   within the same traversal: its other listeners are no longer called, its findings for that
+ *   file are dropped (made before the crash or not: its picture of the file is incomplete), the
+ *   other rules' findings are kept, and it is named in `LintResult.crashedRules`. `ruleCrashed` is
+ *   heard once per rule; `BUGS_URL` is where to report it.
  * - `lintText(text, filePath, options?)`: `options` override `rules`, `typeAware`,
  *   `maxFileSizeKb` per call and take `isCancelled()` (checked before the expensive steps).
  *   Never throws. `LintResult.messages` holds our rules' findings (ruleId always
  *   `async-hazards/<name>`, whatever alias the workspace config uses) and at most one fatal parse
  *   message (`fatal: true`, `ruleId: null`); each has `evidence` (related locations, possibly
  *   empty) and ESLint's `fix`/`suggestions`. `skipped` says why nothing was linted.
- * - `fixText(text, filePath, options?)`: applies autofixes only (never suggestions).
+ * - `fixText(text, filePath, options?)`: applies autofixes only (never suggestions). A rule that
+ *   crashes while fixing is left out and the fixes are made again from the original text without
+ *   it, because fixes already applied cannot be told apart afterwards.
  * - `disableDirectiveFor(filePath)`: which alias a disable comment must name, and whether the
  *   folder's own ESLint would understand it.
  * - `setTrusted(trusted)`, `invalidate()` (config or project files changed), `dispose()`.
+ * - `openDocuments` (an option): unsaved text reaches the plugin's project layer only through
+ *   its `setOverlay`, called here before each run, never through ESLint settings.
  */
 import * as path from 'node:path';
 import { Linter } from 'eslint';
 import type { EvidenceLocation } from 'eslint-plugin-async-hazards/evidence';
 import { clearEvidence, getEvidence } from 'eslint-plugin-async-hazards/evidence';
 import plugin from 'eslint-plugin-async-hazards';
+import { invalidate as invalidateProjectFiles, setOverlay } from 'eslint-plugin-async-hazards/project';
 import type { RuleName, RuleSeverities, TypeAwareMode } from './settings';
 import { DEFAULT_SETTINGS, RULE_NAMES } from './settings';
 import { ProjectFileFinder, isProjectServiceFailure } from './typeAware';
 import type { WorkspaceRuleConfig } from './workspaceConfig';
 import { WorkspaceConfigReader } from './workspaceConfig';
+import { bugs } from '../package.json';
 
 export const RULE_PREFIX = 'async-hazards';
 export const SUPPORTED_EXTENSIONS = ['.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts'] as const;
 const LINTED_FILES = ['**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}'];
+/** Where a rule crash should be reported; the server package's `bugs` field. */
+export const BUGS_URL: string = bugs.url;
 
 export interface PluginLike {
   meta?: { name?: string };
@@ -75,6 +88,18 @@ export interface CreateLinterOptions {
   configFile?: string;
   /** Replaces the bundled plugin (tests); must carry the same `meta.name`. */
   plugin?: PluginLike;
+  /**
+   * The editor's open documents and their current text (the language server; the CLI has none).
+   * Laid over the disk before each run, so rules reading the modules a file imports see unsaved
+   * edits; a document no longer listed falls back to its saved file.
+   */
+  openDocuments?: () => Iterable<OpenDocument>;
+}
+
+export interface OpenDocument {
+  /** Absolute path. */
+  filePath: string;
+  text: string;
 }
 
 export interface LintTextOptions {
@@ -148,6 +173,22 @@ interface RunPlan {
 type RuleEntry = [0 | 1 | 2, ...unknown[]];
 
 const SEVERITY_NUMBER = { off: 0, warn: 1, error: 2 } as const;
+
+/** Paths this process laid unsaved text over; overlays are per process, like the plugin's caches. */
+let overlaid = new Set<string>();
+
+/** Makes the plugin's overlays exactly the open documents: unchanged text costs a string comparison. */
+function syncOverlays(documents: Iterable<OpenDocument>): void {
+  const open = new Set<string>();
+  for (const document of documents) {
+    const filePath = path.resolve(document.filePath);
+    open.add(filePath);
+    setOverlay(filePath, document.text);
+  }
+  for (const filePath of overlaid) if (!open.has(filePath)) setOverlay(filePath, null);
+  overlaid = open;
+}
+
 // The recommended config's parser: the server needs no parser of its own.
 const parser = nonNull(plugin.configs.recommended.languageOptions?.parser, 'recommended config has a parser') as Linter.Parser;
 
@@ -161,10 +202,12 @@ class LintCore implements AsyncHazardsLinter {
   /** Files (or projects) where type information failed: linted syntactically until `invalidate`. */
   private readonly typedFailures = new Set<string>();
   private readonly configCache = new Map<string, Linter.Config[]>();
+  /** Rules that threw during the `verify` under way (it is synchronous, so one list serves). */
+  private crashes: RuleCrash[] = [];
 
   constructor(private readonly options: CreateLinterOptions) {
     this.workspace = new WorkspaceConfigReader(options.trusted ?? false, options.configFile);
-    this.plugin = options.plugin ?? (plugin as unknown as PluginLike);
+    this.plugin = isolateCrashes(options.plugin ?? testPlugin() ?? (plugin as unknown as PluginLike), (crash) => this.crashes.push(crash));
   }
 
   setTrusted(trusted: boolean): void {
@@ -173,6 +216,7 @@ class LintCore implements AsyncHazardsLinter {
   }
 
   invalidate(): void {
+    invalidateProjectFiles();
     this.workspace.clear();
     this.projects.clear();
     this.typedFailures.clear();
@@ -235,12 +279,25 @@ class LintCore implements AsyncHazardsLinter {
       const scratch: LintResult = { ...emptyResult(absolute) };
       const plan = await this.plan(absolute, { ...callOptions, typeAware: 'off' }, scratch);
       if (!plan) return { output: text, fixed: false };
-      const report = this.linterFor(absolute).verifyAndFix(text, plan.config, { filename: absolute, fix: true });
-      return { output: report.output, fixed: report.fixed };
+      this.layOverlays();
+      let config = plan.config;
+      for (;;) {
+        this.crashes = [];
+        const report = this.linterFor(absolute).verifyAndFix(text, config, { filename: absolute, fix: true });
+        const crashed = this.takeCrashes(scratch);
+        if (crashed.length === 0) return { output: report.output, fixed: report.fixed };
+        // Each round drops at least one rule, so this ends.
+        config = withoutRules(config, crashed.map((name) => `${plan.alias}/${name}`));
+      }
     } catch (error) {
       await this.notice(`internal:${absolute}`, { kind: 'internalError', filePath: absolute, error: asError(error) });
       return { output: text, fixed: false };
     }
+  }
+
+  /** Right before the synchronous ESLint run, so no edit can arrive between the two. */
+  private layOverlays(): void {
+    if (this.options.openDocuments) syncOverlays(this.options.openDocuments());
   }
 
   private precheck(text: string, filePath: string, callOptions: LintTextOptions): LintResult['skipped'] {
@@ -319,13 +376,14 @@ class LintCore implements AsyncHazardsLinter {
       await this.notice(`building:${result.project}`, { kind: 'typeInfoBuilding', project: result.project });
     }
     const buildStarted = performance.now();
-    let messages = this.verifyIsolatingCrashes(text, filePath, current, result);
+    this.layOverlays();
+    let messages = this.verifyOnce(text, filePath, current, result);
     const fatal = plan.typed ? messages.find((m) => m.fatal) : undefined;
     if (fatal && isProjectServiceFailure(fatal.message)) {
       // The project service could not serve this file (a plain syntax error is reported as is).
       current = { ...plan, typed: false, config: this.syntacticTwin(plan) };
       if (callOptions.isCancelled?.()) return;
-      messages = this.verifyIsolatingCrashes(text, filePath, current, result);
+      messages = this.verifyOnce(text, filePath, current, result);
       this.typedFailures.add(filePath);
       await this.notice(`typed:${result.project ?? filePath}`, {
         kind: 'typeInfoUnavailable',
@@ -346,26 +404,28 @@ class LintCore implements AsyncHazardsLinter {
     return [{ ...first, languageOptions: { parser, parserOptions: { jsDocParsingMode: 'none', loggerFn: false } } }];
   }
 
-  /** Runs ESLint; a rule that throws is switched off for this run and the rest run again. */
-  private verifyIsolatingCrashes(text: string, filePath: string, plan: RunPlan, result: LintResult): Linter.LintMessage[] {
-    let config = plan.config;
-    const linter = this.linterFor(filePath);
-    for (let attempt = 0; attempt <= RULE_NAMES.length; attempt++) {
-      try {
-        return linter.verify(text, config, { filename: filePath });
-      } catch (error) {
-        const ruleId = (error as { ruleId?: unknown }).ruleId;
-        const [first] = config;
-        if (typeof ruleId !== 'string' || !first?.rules?.[ruleId]) throw error;
-        const name = ruleId.slice(ruleId.indexOf('/') + 1);
-        result.crashedRules.push(`${RULE_PREFIX}/${name}`);
-        void this.notice(`crash:${name}`, { kind: 'ruleCrashed', ruleId: `${RULE_PREFIX}/${name}`, filePath, error: asError(error) });
-        const rules = { ...first.rules };
-        delete rules[ruleId];
-        config = [{ ...first, rules }];
-      }
+  /** One ESLint pass; a rule that threw is left out of the messages (see `isolateCrashes`). */
+  private verifyOnce(text: string, filePath: string, plan: RunPlan, result: LintResult): Linter.LintMessage[] {
+    this.crashes = [];
+    const messages = this.linterFor(filePath).verify(text, plan.config, { filename: filePath });
+    const crashed = this.takeCrashes(result);
+    if (crashed.length === 0) return messages;
+    const dropped = new Set(crashed.map((name) => `${plan.alias}/${name}`));
+    return messages.filter((m) => m.ruleId === null || !dropped.has(m.ruleId));
+  }
+
+  /** Names the rules that crashed in the last pass on `result` and tells about each once. */
+  private takeCrashes(result: LintResult): string[] {
+    const names: string[] = [];
+    for (const crash of this.crashes) {
+      const ruleId = `${RULE_PREFIX}/${crash.rule}`;
+      if (names.includes(crash.rule)) continue;
+      names.push(crash.rule);
+      if (!result.crashedRules.includes(ruleId)) result.crashedRules.push(ruleId);
+      void this.notice(`crash:${crash.rule}`, { kind: 'ruleCrashed', ruleId, filePath: crash.filePath, error: crash.error });
     }
-    return [];
+    this.crashes = [];
+    return names;
   }
 
   private withEvidence(messages: Linter.LintMessage[], alias: string, filePath: string): LintMessage[] {
@@ -407,6 +467,82 @@ class LintCore implements AsyncHazardsLinter {
       // A listener's failure must not turn into a lint failure.
     }
   }
+}
+
+interface RuleCrash {
+  rule: string;
+  filePath: string;
+  error: Error;
+}
+
+interface RuleLike {
+  create(context: { filename: string }): Record<string, unknown>;
+}
+
+function isRuleLike(rule: unknown): rule is RuleLike {
+  return typeof rule === 'object' && rule !== null && typeof (rule as { create?: unknown }).create === 'function';
+}
+
+/**
+ * The plugin with every rule's `create` and listeners guarded: the first throw is recorded and
+ * that rule's listeners do nothing for the rest of the file, so one traversal serves even when a
+ * rule has a bug. (Without this, ESLint's `verify` throws and the whole file has to be linted again.)
+ */
+function isolateCrashes(original: PluginLike, record: (crash: RuleCrash) => void): PluginLike {
+  const rules: Record<string, unknown> = {};
+  for (const [name, rule] of Object.entries(original.rules)) {
+    rules[name] = isRuleLike(rule) ? { ...rule, create: (context: { filename: string }) => guardedCreate(name, rule, context, record) } : rule;
+  }
+  return { ...original, rules };
+}
+
+function guardedCreate(name: string, rule: RuleLike, context: { filename: string }, record: (crash: RuleCrash) => void): Record<string, unknown> {
+  let crashed = false;
+  const crash = (error: unknown): void => {
+    crashed = true;
+    record({ rule: name, filePath: context.filename, error: asError(error) });
+  };
+  let listeners: Record<string, unknown>;
+  try {
+    listeners = rule.create(context);
+  } catch (error) {
+    crash(error);
+    return {};
+  }
+  const guarded: Record<string, unknown> = {};
+  for (const [selector, listener] of Object.entries(listeners)) {
+    if (typeof listener !== 'function') {
+      guarded[selector] = listener;
+      continue;
+    }
+    guarded[selector] = (...args: unknown[]): unknown => {
+      if (crashed) return undefined;
+      try {
+        return (listener as (...a: unknown[]) => unknown)(...args);
+      } catch (error) {
+        crash(error);
+        return undefined;
+      }
+    };
+  }
+  return guarded;
+}
+
+function withoutRules(config: Linter.Config[], ruleIds: readonly string[]): Linter.Config[] {
+  const [first] = config;
+  const rules = { ...first?.rules };
+  for (const id of ruleIds) delete rules[id];
+  return [{ ...first, rules }];
+}
+
+/**
+ * Test hook: `ASYNC_HAZARDS_TEST_PLUGIN` names a CommonJS module whose export replaces the bundled
+ * plugin, so tests of the built CLI and server can run a rule that throws. Never set in use.
+ */
+function testPlugin(): PluginLike | undefined {
+  const file = process.env.ASYNC_HAZARDS_TEST_PLUGIN;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module named at run time
+  return file ? (require(file) as PluginLike) : undefined;
 }
 
 function emptyResult(filePath: string): LintResult {

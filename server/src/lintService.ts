@@ -6,8 +6,8 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { TextDocument as TextDocumentImpl } from 'vscode-languageserver-textdocument';
 import { toDiagnostic } from './diagnostics';
 import { describe, type Reporter } from './errors';
-import type { AsyncHazardsLinter, LintNotice, LintResult } from './lint';
-import { createLinter } from './lint';
+import type { AsyncHazardsLinter, LintNotice, LintResult, OpenDocument } from './lint';
+import { BUGS_URL, createLinter } from './lint';
 import { StatusNotification, type InitializationOptions, type StatusParams } from './protocol';
 import type { Settings } from './settings';
 import { DEFAULT_SETTINGS, SETTINGS_SECTION, validateSettings } from './settings';
@@ -248,9 +248,21 @@ export class LintService {
       uri,
       path: folderPath,
       trusted,
-      linter: createLinter({ cwd: folderPath, trusted, onNotice: (notice) => this.onNotice(folder, notice) }),
+      linter: createLinter({
+        cwd: folderPath,
+        trusted,
+        onNotice: (notice) => this.onNotice(folder, notice),
+        openDocuments: () => this.openDocuments(),
+      }),
     };
     return folder;
+  }
+
+  /** Open documents that are files, with their current (possibly unsaved) text. */
+  private *openDocuments(): Iterable<OpenDocument> {
+    for (const document of this.documents.all()) {
+      if (document.uri.startsWith('file:')) yield { filePath: fileURLToPath(document.uri), text: document.getText() };
+    }
   }
 
   private isTrusted(folderUri: string): boolean {
@@ -287,8 +299,8 @@ export class LintService {
         this.progress = null;
         return;
       case 'ruleCrashed':
-        this.reporter.error(`${notice.ruleId} threw while linting ${notice.filePath}; the other rules still ran`, notice.error);
-        this.reporter.tellOnce(`crash:${notice.ruleId}`, `rule ${notice.ruleId} failed on ${path.basename(notice.filePath)}; the other rules' findings are shown. Details are in the output log.`, 'error');
+        this.reporter.error(`${notice.ruleId} threw while linting ${notice.filePath}; its findings for that file are dropped, the other rules still ran. Please report it at ${BUGS_URL}`, notice.error);
+        this.reporter.tellOnce(`crash:${notice.ruleId}`, `rule ${notice.ruleId} failed on ${path.basename(notice.filePath)}; the other rules' findings are shown. Details are in the output log; please report it at ${BUGS_URL}`, 'error');
         return;
       case 'internalError':
         this.reporter.error(`linting ${notice.filePath} failed`, notice.error);

@@ -15,13 +15,13 @@ const RULES = ['release-in-finally', 'no-sleep-holding-permit', 'no-blocking-in-
 interface JsonMessage { ruleId: string | null; line: number; column: number; severity: number; fatal?: boolean; message: string; fix?: unknown }
 interface JsonReport { filePath: string; messages: JsonMessage[]; errorCount: number; warningCount: number; fixableErrorCount: number }
 
-function run(args: string[], cwd = ROOT): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(BIN, args, { cwd, encoding: 'utf8', timeout: 120_000 });
+function run(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(BIN, args, { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-function json(args: string[], cwd = ROOT): { status: number | null; reports: JsonReport[]; stderr: string } {
-  const result = run([...args, '--format', 'json'], cwd);
+function json(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}): { status: number | null; reports: JsonReport[]; stderr: string } {
+  const result = run([...args, '--format', 'json'], cwd, env);
   return { status: result.status, reports: JSON.parse(result.stdout) as JsonReport[], stderr: result.stderr };
 }
 
@@ -295,6 +295,27 @@ describe('errors', () => {
     const broken = result.reports.find((r) => r.filePath.endsWith('broken.ts'));
     assert.equal(broken?.messages[0]?.fatal, true);
     assert.equal(byRule(result.reports).get('async-hazards/no-blocking-in-async'), 1);
+  });
+
+  it('a rule that crashes exits 2 with one summary line per rule, and the other rules still report', () => {
+    // The real plugin with one rule that throws on a marked identifier, through the CLI's test hook.
+    const crashing = `const plugin = require(${JSON.stringify(path.join(ROOT, 'eslint-plugin', 'dist', 'index.js'))});
+const broken = {
+  ...plugin.rules['no-unbounded-fan-out'],
+  create: () => ({ Identifier(node) { if (node.name === 'explode') throw new Error('rule bug on explode'); } }),
+};
+module.exports = { ...plugin, rules: { ...plugin.rules, 'no-unbounded-fan-out': broken } };
+`;
+    const exploding = 'export const explode = 1;\n';
+    const dir = scratch({ 'crashing-plugin.cjs': crashing, 'src/a.ts': exploding, 'src/b.ts': exploding, 'src/c.ts': exploding, 'src/d.ts': exploding, 'src/hazard.ts': HAZARD });
+    const result = json(['src'], dir, { ASYNC_HAZARDS_TEST_PLUGIN: path.join(dir, 'crashing-plugin.cjs') });
+    assert.equal(result.status, 2, result.stderr);
+    assert.equal(byRule(result.reports).get('async-hazards/no-blocking-in-async'), 1);
+    const summaries = result.stderr.split('\n').filter((line) => / crashed on \d+ files? \(/.test(line));
+    assert.deepEqual(summaries, [
+      'async-hazards: async-hazards/no-unbounded-fan-out crashed on 4 files (src/a.ts, src/b.ts, src/c.ts and 1 more); its findings there are missing. This is a bug in async-hazards; please report it at https://github.com/async-hazards/async-hazards/issues',
+    ]);
+    assert.match(result.stderr, /rule bug on explode/, 'the first crash is shown with its stack');
   });
 });
 

@@ -1,6 +1,7 @@
 // Playwright helpers over the VS Code workbench DOM (code-server 4.139 / VS Code 1.139).
 // Every wait has a timeout; nothing sleeps. Where the workbench needs time (code actions wait for
 // every provider), an action is retried with a bounded wait per try.
+import fs from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 
 export const TIMEOUT = 30_000;
@@ -181,9 +182,29 @@ export class Workbench {
     return this.page.locator('.action-widget .monaco-list-row').allInnerTexts();
   }
 
-  async save(): Promise<void> {
+  /** Does the active editor have unsaved changes (the tab's dirty mark)? */
+  async isDirty(): Promise<boolean> {
+    return (await this.page.locator('.tab.active.dirty').count()) > 0;
+  }
+
+  /** Saves the active editor, whose file is `filePath`, once it has an unsaved change, and waits
+   * until the file is written. A quick fix's edit reaches the editor after the click has returned
+   * (it waits on a web worker): a Ctrl+S pressed before that writes nothing, so this first waits
+   * for the dirty mark. VS Code removes the mark when the write has returned. */
+  async save(filePath: string): Promise<void> {
+    const dirty = this.page.locator('.tab.active.dirty');
+    try {
+      await dirty.waitFor({ state: 'attached', timeout: TIMEOUT });
+    } catch (error) {
+      throw new Error(`nothing to save: the active editor got no unsaved change (${(error as Error).message.split('\n')[0]})`);
+    }
+    const before = await fs.stat(filePath);
     await this.page.keyboard.press('Control+S');
-    await this.page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: TIMEOUT });
+    await dirty.waitFor({ state: 'detached', timeout: TIMEOUT });
+    const after = await fs.stat(filePath);
+    if (after.mtimeMs === before.mtimeMs && after.size === before.size) {
+      throw new Error(`the dirty mark went, but ${filePath} was not written`);
+    }
   }
 
   /** Shows the Problems panel filtered to one file (a glob) and returns its marker rows' texts,
@@ -220,6 +241,14 @@ export class Workbench {
     }
     return (await this.page.locator('.markers-panel .monaco-list-row[aria-level="2"]').allInnerTexts())
       .map((row) => row.replace(/\s+/g, ' '));
+  }
+
+  /** Keeps every web worker of the page busy for `ms` (without waiting for it): work the
+   * workbench hands to a worker is delayed, as on a loaded machine. Fault injection, not a wait. */
+  holdWorkers(ms: number): void {
+    for (const worker of this.page.workers()) {
+      void worker.evaluate(`(() => { const end = Date.now() + ${ms}; while (Date.now() < end); })()`).catch(() => undefined);
+    }
   }
 
   async screenshot(path: string): Promise<void> {

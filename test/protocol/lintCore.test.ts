@@ -2,7 +2,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { LintNotice } from '../../server/src/lint';
+import { parsedModule, resolveImport } from 'eslint-plugin-async-hazards/project';
+import type { LintNotice, OpenDocument } from '../../server/src/lint';
 import { createLinter } from '../../server/src/lint';
 import { ALIASED_CONFIG, FAILING_CONFIG, HAZARDS_TS, makeFolder } from './fixtures';
 
@@ -72,31 +73,141 @@ describe('lint core', () => {
     assert.equal(notices.filter((n) => n.kind === 'configFailed').length, 1);
   });
 
-  it('keeps the other rules when one rule throws, and reports the crash once', async () => {
+  it('switches a throwing rule off for the rest of the file in the same pass, and keeps the other rules', async () => {
+    const notices: LintNotice[] = [];
+    const seen = { identifiers: [] as string[], programs: 0, crashedExits: 0 };
+    const standIn = {
+      meta: { name: 'eslint-plugin-async-hazards' },
+      rules: {
+        // Reports the first identifier, throws on `crash`: the early report must not survive.
+        'release-in-finally': {
+          meta: { type: 'problem', schema: [], messages: { early: 'reported before the crash' } },
+          create: (context: { report(d: object): void }) => ({
+            Identifier(node: { name: string }) {
+              seen.identifiers.push(node.name);
+              if (seen.identifiers.length === 1) context.report({ node, messageId: 'early' });
+              if (node.name === 'crash') throw new Error('listener bug');
+            },
+            'Program:exit'() {
+              seen.crashedExits++;
+            },
+          }),
+        },
+        'no-blocking-in-async': {
+          meta: { type: 'problem', schema: [], messages: {} },
+          create: () => {
+            throw new Error('create bug');
+          },
+        },
+        'no-orphaned-promise': {
+          meta: { type: 'problem', schema: [], messages: { found: 'call found' } },
+          create: (context: { report(d: object): void }) => ({
+            Program() {
+              seen.programs++;
+            },
+            CallExpression(node: object) {
+              context.report({ node, messageId: 'found' });
+            },
+          }),
+        },
+      },
+    };
+    const linter = createLinter({ cwd: plain.dir, typeAware: 'off', plugin: standIn, onNotice: (n) => void notices.push(n) });
+    const file = path.join(plain.dir, 'b.ts');
+    const result = await linter.lintText('const before = 1;\nconst crash = 1;\nconst after = 2;\nrun();\nwalk();\n', file);
+
+    assert.deepEqual([...result.crashedRules].sort(), ['async-hazards/no-blocking-in-async', 'async-hazards/release-in-finally']);
+    assert.deepEqual(result.messages.map((m) => [m.ruleId, m.line]), [['async-hazards/no-orphaned-promise', 4], ['async-hazards/no-orphaned-promise', 5]]);
+    assert.equal(seen.programs, 1, 'one ESLint pass, not one per crash');
+    assert.deepEqual(seen.identifiers, ['before', 'crash'], 'no listener of the crashed rule runs after its throw');
+    assert.equal(seen.crashedExits, 0);
+    const crashNotices = notices.filter((n) => n.kind === 'ruleCrashed');
+    assert.deepEqual(
+      crashNotices.map((n) => [n.ruleId, n.filePath, n.error.message]).sort(),
+      [['async-hazards/no-blocking-in-async', file, 'create bug'], ['async-hazards/release-in-finally', file, 'listener bug']],
+    );
+
+    // The next file starts with every rule on again; the user was told already.
+    const again = await linter.lintText('const crash = 2;\nrun();\n', file);
+    assert.ok(again.crashedRules.includes('async-hazards/release-in-finally'));
+    assert.deepEqual(seen.identifiers.slice(2), ['crash'], 'the crashed rule ran again on the next text');
+    assert.equal(notices.filter((n) => n.kind === 'ruleCrashed').length, 2);
+  });
+
+  it('leaves a rule that crashes while fixing out of the fixes, and keeps the others', async () => {
     const notices: LintNotice[] = [];
     const standIn = {
       meta: { name: 'eslint-plugin-async-hazards' },
       rules: {
         'release-in-finally': {
-          meta: { type: 'problem', schema: [], messages: {} },
-          create: () => ({ Identifier(node: { name: string }) {
-            if (node.name === 'crash') throw new Error('rule bug');
-          } }),
+          meta: { type: 'problem', fixable: 'code', schema: [], messages: { bad: 'bad' } },
+          create: (context: { report(d: object): void }) => ({
+            Identifier(node: { name: string; range: [number, number] }) {
+              context.report({ node, messageId: 'bad', fix: (fixer: { insertTextBefore(n: object, t: string): object }) => fixer.insertTextBefore(node, 'BROKEN_') });
+              if (node.name === 'crash') throw new Error('rule bug');
+            },
+          }),
         },
         'no-orphaned-promise': {
-          meta: { type: 'problem', schema: [], messages: { found: 'call found' } },
-          create: (context: { report(d: object): void }) => ({ CallExpression(node: object) {
-            context.report({ node, messageId: 'found' });
-          } }),
+          meta: { type: 'problem', fixable: 'code', schema: [], messages: { found: 'found' } },
+          create: (context: { report(d: object): void }) => ({
+            'ExpressionStatement > CallExpression'(node: object) {
+              context.report({ node, messageId: 'found', fix: (fixer: { insertTextBefore(n: object, t: string): object }) => fixer.insertTextBefore(node, 'void ') });
+            },
+          }),
         },
       },
     };
     const linter = createLinter({ cwd: plain.dir, typeAware: 'off', plugin: standIn, onNotice: (n) => void notices.push(n) });
-    const result = await linter.lintText('const crash = 1;\nrun();\n', path.join(plain.dir, 'b.ts'));
-    assert.deepEqual(result.crashedRules, ['async-hazards/release-in-finally']);
-    assert.deepEqual(result.messages.map((m) => [m.ruleId, m.line]), [['async-hazards/no-orphaned-promise', 2]]);
-    await linter.lintText('const crash = 2;\n', path.join(plain.dir, 'b.ts'));
+    const { output, fixed } = await linter.fixText('run(crash);\n', path.join(plain.dir, 'f.ts'));
+    assert.equal(fixed, true);
+    assert.equal(output, 'void run(crash);\n');
     assert.equal(notices.filter((n) => n.kind === 'ruleCrashed').length, 1);
+  });
+
+  it("lays the open documents' unsaved text over the disk for the project layer, and only theirs", async () => {
+    const workspace = makeFolder('core-overlay', { 'db.ts': 'export const pool = 1;\n' });
+    after(() => workspace.remove());
+    // Reports what the project layer says about each relative import: the file and its exports.
+    const standIn = {
+      meta: { name: 'eslint-plugin-async-hazards' },
+      rules: {
+        'no-orphaned-promise': {
+          meta: { type: 'problem', schema: [], messages: { seen: '{{seen}}' } },
+          create: (context: { filename: string; report(d: object): void }) => ({
+            ImportDeclaration(node: { source: { value: string } }) {
+              const target = resolveImport(context.filename, node.source.value);
+              const module = target.kind === 'file' ? parsedModule(target.path) : null;
+              const exported = module?.program.body.flatMap((s) =>
+                s.type === 'ExportNamedDeclaration' && s.declaration?.type === 'VariableDeclaration'
+                  ? s.declaration.declarations.map((d) => (d.id.type === 'Identifier' ? d.id.name : '?'))
+                  : [],
+              );
+              const seen = module ? `${path.basename(module.path)}: ${exported?.join(', ')}` : 'unresolved';
+              context.report({ node, messageId: 'seen', data: { seen } });
+            },
+          }),
+        },
+      },
+    };
+    let open: OpenDocument[] = [];
+    const linter = createLinter({ cwd: workspace.dir, typeAware: 'off', plugin: standIn, openDocuments: () => open });
+    const file = path.join(workspace.dir, 'a.ts');
+    const text = "import { pool } from './db';\nimport { cache } from './cache';\n";
+    const seen = async (): Promise<string[]> => (await linter.lintText(text, file)).messages.map((m) => m.message);
+
+    assert.deepEqual(await seen(), ['db.ts: pool', 'unresolved']);
+    open = [
+      { filePath: path.join(workspace.dir, 'db.ts'), text: 'export const pool = 1;\nexport const limiter = 2;\n' },
+      { filePath: path.join(workspace.dir, 'cache.ts'), text: 'export const cache = new Map();\n' },
+      { filePath: file, text },
+    ];
+    assert.deepEqual(await seen(), ['db.ts: pool, limiter', 'cache.ts: cache'], 'unsaved edits and a new unsaved file');
+    open = [{ filePath: file, text }];
+    assert.deepEqual(await seen(), ['db.ts: pool', 'unresolved'], 'closed documents fall back to the disk');
+    // A linter without open documents (the CLI) lays no overlays of its own.
+    const cli = createLinter({ cwd: workspace.dir, typeAware: 'off', plugin: standIn });
+    assert.deepEqual((await cli.lintText(text, file)).messages.map((m) => m.message), ['db.ts: pool', 'unresolved']);
   });
 
   it('gives one fatal message for a parse error', async () => {

@@ -270,3 +270,50 @@ describe('language server without pull diagnostics', () => {
     }
   });
 });
+
+describe('language server with a rule that crashes', () => {
+  it('shows the other rules, drops the crashed one for that file, and says once where to report it', async () => {
+    // The real plugin, with no-unbounded-fan-out throwing on a marked identifier after its own
+    // listeners ran (through the lint core's test hook): its finding on line 23 came before the throw.
+    const crashing = `const plugin = require(${JSON.stringify(path.join(repoRoot, 'eslint-plugin', 'dist', 'index.js'))});
+const real = plugin.rules['no-unbounded-fan-out'];
+const broken = {
+  ...real,
+  create(context) {
+    const listeners = real.create(context);
+    const own = listeners.Identifier;
+    return { ...listeners, Identifier(node) { if (node.name === 'explode') throw new Error('rule bug on explode'); own?.(node); } };
+  },
+};
+module.exports = { ...plugin, rules: { ...plugin.rules, 'no-unbounded-fan-out': broken } };
+`;
+    const text = `${HAZARDS_TS}export const explode = 1;\n`;
+    const scratch = makeFolder('crash', { 'a.ts': text, 'crashing-plugin.cjs': crashing });
+    const { harness } = await LspHarness.start({
+      folders: [scratch.dir],
+      settings: { ...BASE_SETTINGS },
+      env: { ASYNC_HAZARDS_TEST_PLUGIN: path.join(scratch.dir, 'crashing-plugin.cjs') },
+    });
+    try {
+      const uri = await harness.open(path.join(scratch.dir, 'a.ts'));
+      assert.deepEqual(
+        (await harness.diagnostics(uri)).map((d) => [d.code, d.range.start.line]),
+        [
+          ['async-hazards/no-blocking-in-async', 6],
+          ['async-hazards/no-orphaned-promise', 12],
+          ['async-hazards/release-in-finally', 16],
+        ],
+      );
+      // Shown as a `window/showMessageRequest` (error level); the request is recorded as it arrives.
+      await harness.waitForServerRequest<{ message: string }>('window/showMessageRequest', (p) => p.message.includes('no-unbounded-fan-out'));
+      await harness.replace(uri, `${text}// edited\n`);
+      assert.equal((await harness.diagnostics(uri)).length, 3);
+      const told = harness.shownMessages().filter((m) => m.includes('no-unbounded-fan-out'));
+      assert.equal(told.length, 1, told.join('\n'));
+      assert.match(told[0]!, /failed on a\.ts.*please report it at https:\/\/github\.com\/async-hazards\/async-hazards\/issues/);
+    } finally {
+      await harness.shutdown();
+      scratch.remove();
+    }
+  });
+});

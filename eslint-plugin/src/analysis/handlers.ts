@@ -6,7 +6,7 @@ import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } fro
 import { isSynchronouslyInvoked, isTypeWrapper } from './asyncContext';
 import { resolveCalleeFunction } from './callGraph';
 import { annotatedRef } from './construction';
-import { declaresDependency } from './dependencies';
+import { declaresDependency } from '../project';
 import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
 

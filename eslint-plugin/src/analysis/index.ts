@@ -6,8 +6,8 @@ export * from './callGraph';
 export * from './catalog';
 export * from './collections';
 export * from './construction';
-export * from './dependencies';
 export * from './fanOutRewrites';
+export * from './frameworkPromises';
 export * from './handlers';
 export * from './imports';
 export * from './onceOnly';
@@ -19,3 +19,5 @@ export * from './promises';
 export * from './releasePaths';
 export * from './sleeps';
 export * from './typeQueries';
+// The package.json reader lives in the project layer; rules keep asking analysis for it.
+export { declaresDependency, nearestDependencies, type PackageDependencies } from '../project';

@@ -1,3 +1,4 @@
+import type * as ts from 'typescript';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
@@ -17,6 +18,8 @@ export interface TypeOracle {
   isThenable(node: TSESTree.Node): boolean;
   /** `Promise<string>`, for messages. */
   typeText(node: TSESTree.Node): string;
+  /** True when the expression's type is an array of thenables or a tuple holding one. */
+  isThenableArray?(node: TSESTree.Node): boolean;
 }
 
 export type PromiseOrigin =
@@ -592,6 +595,12 @@ export function createTypeOracle(services: CheckerServices): TypeOracle {
       const type = typeAt(services, node);
       return type ? askChecker(() => checker.typeToString(type), 'a promise') : 'a promise';
     },
+    isThenableArray(node) {
+      const type = typeAt(services, node);
+      const tsNode = services.esTreeNodeToTSNodeMap.get(node);
+      if (!type || !tsNode) return false;
+      return askChecker(() => isThenableArrayType(checker, type, tsNode), false);
+    },
   };
 }
 
@@ -606,13 +615,31 @@ export interface ForOfRewrite {
  * The `for…of` loop that runs `xs.forEach(async (x) => { … })` one item at a time, or null when
  * the rewrite would change more than the scheduling: not a statement of its own, not inside an
  * async function, an index or `thisArg` is used, the callback returns early, a parameter has a
- * default, or the iterated expression mentions the parameter (the loop variable would shadow it).
+ * default, the callback declares a `var` (it would move into the caller's scope), or the iterated
+ * expression mentions the parameter (the loop variable would shadow it).
  */
 export function forOfRewrite(sourceCode: Services, call: TSESTree.CallExpression): ForOfRewrite | null {
   const statement = call.parent;
+  return statement?.type === AST_NODE_TYPES.ExpressionStatement ? loopRewrite(sourceCode, call, statement) : null;
+}
+
+/**
+ * The same loop for `xs.map(async (x) => { … })` whose array nobody takes: a statement of its own,
+ * also under `await` or `void` (`await xs.map(…)` awaits nothing, so the loop waits for more, not less).
+ */
+export function mapForOfRewrite(sourceCode: Services, call: TSESTree.CallExpression): ForOfRewrite | null {
+  const parent = call.parent;
+  const wrapped = parent?.type === AST_NODE_TYPES.AwaitExpression ||
+    (parent?.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'void');
+  const statement = wrapped ? parent.parent : parent;
+  return statement?.type === AST_NODE_TYPES.ExpressionStatement ? loopRewrite(sourceCode, call, statement) : null;
+}
+
+/** `statement` holds `call` (maybe under `await` or `void`) and nothing else; the loop replaces it. */
+function loopRewrite(sourceCode: Services, call: TSESTree.CallExpression, statement: TSESTree.ExpressionStatement): ForOfRewrite | null {
   const callee = call.callee;
   const callback = call.arguments[0];
-  if (statement?.type !== AST_NODE_TYPES.ExpressionStatement || callee.type !== AST_NODE_TYPES.MemberExpression) return null;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
   if (callee.optional || call.arguments.length !== 1 || callback?.type !== AST_NODE_TYPES.ArrowFunctionExpression) return null;
   const param = callback.params[0];
   if (callback.params.length !== 1 || !param || functionContextOf(statement) !== true) return null;
@@ -622,7 +649,7 @@ export function forOfRewrite(sourceCode: Services, call: TSESTree.CallExpression
   if (mentionsAny(sourceCode, callee.object, names)) return null;
   let body: string;
   if (callback.body.type === AST_NODE_TYPES.BlockStatement) {
-    if (hasOwnReturn(sourceCode, callback.body)) return null;
+    if (hasOwnReturn(sourceCode, callback.body) || hasOwnVar(sourceCode, callback.body)) return null;
     body = sourceCode.getText(callback.body);
   } else {
     const expr = sourceCode.getText(callback.body);
@@ -674,4 +701,143 @@ function hasOwnReturn(sourceCode: Services, body: TSESTree.BlockStatement): bool
     return !found;
   });
   return found;
+}
+
+/** A `var` that belongs to the callback itself: in a loop it would be hoisted into the caller's scope. */
+function hasOwnVar(sourceCode: Services, body: TSESTree.BlockStatement): boolean {
+  let found = false;
+  walk(body, sourceCode.visitorKeys, (node) => {
+    if (found || (node !== body && isFunctionNode(node))) return false;
+    if (node.type === AST_NODE_TYPES.VariableDeclaration && node.kind === 'var') found = true;
+    return !found;
+  });
+  return found;
+}
+
+// ---- arrays of promises ------------------------------------------------------------------------
+
+export type PromiseArrayOrigin =
+  /** `xs.map(async …)`, `xs.map((x) => send(x))`, `xs.map(send)` where `send` returns a promise. */
+  | { kind: 'map'; call: TSESTree.CallExpression; callback: TSESTree.Node }
+  /** `[send(a), send(b)]`: an array literal with at least one promise in it. */
+  | { kind: 'literal'; elements: TSESTree.Node[] }
+  /** Known only from its type: `Promise<T>[]`, a tuple with a thenable in it. */
+  | { kind: 'typed'; typeText: string };
+
+/**
+ * Why `node` evaluates to an array of promises, or null. `isPromise` says which expressions are
+ * promises that need looking after (the caller's allow lists and guards apply to the elements and
+ * to an arrow's expression body). An inline callback counts when it is async or its expression
+ * body is such a promise; a named callback when it is a same-file async or `Promise`-returning
+ * function that can reject, `fetch`, or an `fs/promises`/`timers/promises` function.
+ */
+export function promiseArrayOrigin(
+  sourceCode: Services,
+  node: TSESTree.Node,
+  isPromise: (node: TSESTree.Node) => boolean,
+  types?: TypeOracle,
+): PromiseArrayOrigin | null {
+  const expr = skipTransparent(node);
+  const syntactic = syntacticArrayOrigin(sourceCode, expr, isPromise, 0);
+  if (syntactic !== null) return syntactic || null;
+  if (types?.isThenableArray && isValueExpression(expr) && types.isThenableArray(expr)) {
+    return { kind: 'typed', typeText: types.typeText(expr) };
+  }
+  return null;
+}
+
+/**
+ * `false` when the syntax has decided "nothing to look after" and the type must not overrule it:
+ * a callback whose expression body was already asked about (types included) and found handled,
+ * a named callback that cannot reject. The type says `Promise<void>[]` for those all the same.
+ */
+function syntacticArrayOrigin(
+  sourceCode: Services,
+  expr: TSESTree.Node,
+  isPromise: (node: TSESTree.Node) => boolean,
+  depth: number,
+): PromiseArrayOrigin | null | false {
+  if (depth > 4) return null;
+  if (expr.type === AST_NODE_TYPES.ArrayExpression) {
+    const elements = expr.elements.filter((element): element is TSESTree.Expression | TSESTree.SpreadElement => {
+      if (!element) return false;
+      if (element.type !== AST_NODE_TYPES.SpreadElement) return isPromise(element);
+      return Boolean(syntacticArrayOrigin(sourceCode, skipTransparent(element.argument), isPromise, depth + 1));
+    });
+    return elements.length > 0 ? { kind: 'literal', elements } : null;
+  }
+  if (expr.type !== AST_NODE_TYPES.CallExpression) return null;
+  const callee = skipTransparent(expr.callee);
+  const callback = expr.arguments[0];
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || staticPropertyName(callee) !== 'map' || !callback ||
+    callback.type === AST_NODE_TYPES.SpreadElement) return null;
+  if (isFunctionNode(callback)) {
+    if (callback.generator) return null;
+    if (callback.async) return { kind: 'map', call: expr, callback };
+    if (callback.body.type === AST_NODE_TYPES.BlockStatement) return null;
+    return isPromise(callback.body) ? { kind: 'map', call: expr, callback } : false;
+  }
+  const verdict = promiseFunctionVerdict(sourceCode, callback);
+  return verdict === true ? { kind: 'map', call: expr, callback } : verdict === 'guarded' ? false : null;
+}
+
+/**
+ * Does a function value make promises that can reject (what a call of it would be reported for)?
+ * `'guarded'` for a same-file async function whose body cannot reject.
+ */
+function promiseFunctionVerdict(sourceCode: Services, fn: TSESTree.Node): boolean | 'guarded' {
+  const expr = skipTransparent(fn);
+  if (expr.type === AST_NODE_TYPES.Identifier && expr.name === 'fetch' && isGlobal(sourceCode, expr)) return true;
+  const words = fileWords(sourceCode);
+  if (words.promiseApis) {
+    const ref = resolveReference(sourceCode, expr);
+    if (ref && isPromiseApi(ref)) return true;
+  }
+  if (!words.promiseFunctions) return false;
+  // As for calls: scope lookups only for names that some promise function in the file has.
+  const name = expr.type === AST_NODE_TYPES.Identifier
+    ? expr.name
+    : expr.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(expr) : null;
+  if (name === null || !promiseFunctionNames(sourceCode).has(name)) return false;
+  if (declaredPromiseFunction(sourceCode, expr)) return true;
+  const target = getCallGraph(sourceCode).resolveCallee(expr);
+  if (!target || target.isGenerator || !(target.isAsync || target.returnsPromiseType)) return false;
+  // The same exemption a direct call gets: an async function guarded by `try/catch` cannot reject.
+  return target.isAsync && isRejectionGuarded(target.node) ? 'guarded' : true;
+}
+
+const ARRAY_COMBINATORS: ReadonlySet<string> = new Set(['all', 'allSettled', 'any', 'race']);
+
+/**
+ * `await xs.map(…)` whose array still reaches a combinator: `Promise.all(await xs.map(…))`, or
+ * `const jobs = await xs.map(…)` and later `Promise.allSettled(jobs)`. A needless `await`, but the
+ * promises are taken.
+ */
+export function isAwaitedArrayCombined(sourceCode: Services, node: TSESTree.AwaitExpression): boolean {
+  if (isCombinatorArgument(sourceCode, node)) return true;
+  const parent = node.parent;
+  if (parent.type !== AST_NODE_TYPES.VariableDeclarator || parent.init !== node || parent.id.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(sourceCode, parent.id);
+  return variable?.references.some((ref) => ref.isRead() && isCombinatorArgument(sourceCode, ref.identifier)) ?? false;
+}
+
+function isCombinatorArgument(sourceCode: Services, node: TSESTree.Node): boolean {
+  const call = node.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== node) return false;
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || !ARRAY_COMBINATORS.has(staticPropertyName(callee) ?? '')) return false;
+  const obj = skipTransparent(callee.object);
+  return obj.type === AST_NODE_TYPES.Identifier && obj.name === 'Promise' && isGlobal(sourceCode, obj);
+}
+
+/** True when the type (or one member of its union) is an array whose elements, or a tuple one of whose members, have a callable `then`. */
+function isThenableArrayType(checker: ts.TypeChecker, type: ts.Type, at: ts.Node): boolean {
+  const isThenableType = (t: ts.Type): boolean => (t.isUnion() ? t.types : [t]).some((part) => {
+    const then = part.getProperty('then');
+    return then !== undefined && checker.getTypeOfSymbolAtLocation(then, at).getCallSignatures().length > 0;
+  });
+  return (type.isUnion() ? type.types : [type]).some((part) => {
+    if (!checker.isArrayType(part) && !checker.isTupleType(part)) return false;
+    return checker.getTypeArguments(part as ts.TypeReference).some(isThenableType);
+  });
 }

@@ -1,10 +1,11 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import type { CallPattern, PromiseOrigin, TypeOracle } from '../analysis';
+import type { CallPattern, PromiseArrayOrigin, PromiseOrigin, TypeOracle } from '../analysis';
 import {
   callPatternListSchema, chainRootText, createTypeOracle, droppedExpressions, findVariable, forOfRewrite,
-  getAsyncContext, isEntryStart, isFunctionNode, isPromiseHandled, isRejectionGuarded, isThrowFreeDeclaration, isVariableRead, matchesAllowList,
-  promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
+  getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isEntryStart, isFunctionNode, isPromiseHandled,
+  isRejectionGuarded, isThrowFreeDeclaration, isVariableRead, mapForOfRewrite, matchesAllowList, mayRegisterHandlers,
+  promiseArrayOrigin, promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -18,7 +19,8 @@ export type Options = [{
 }];
 export type MessageId =
   | 'orphanedPromise' | 'unhandledChain' | 'unusedPromise' | 'forEachAsync' | 'asyncCallbackIgnored'
-  | 'asyncExecutor' | 'addAwait' | 'addVoid' | 'rewriteForOf';
+  | 'frameworkIgnoresPromise' | 'asyncExecutor' | 'orphanedPromiseArray' | 'voidedPromiseArray' | 'awaitedPromiseArray'
+  | 'unusedPromiseArray' | 'addAwait' | 'addVoid' | 'rewriteForOf' | 'addAwaitAll' | 'addVoidAll' | 'wrapInPromiseAll';
 
 /** Calls whose promises are conventionally left alone: node:test registers and awaits them itself. */
 export const DEFAULT_ALLOWED_CALLS: readonly CallPattern[] = [
@@ -67,11 +69,24 @@ export default createRule<Options, MessageId>({
         '`forEach` throws away the promises its async callback returns: every iteration starts at once, the code after it runs before any finishes, and a rejection is unhandled.',
       asyncCallbackIgnored:
         '`{{name}}` ignores the promise this async callback returns: a rejection inside it is unhandled and stops the Node.js process by default. Guard the whole body with `try/catch`.',
+      frameworkIgnoresPromise:
+        '{{framework}} {{major}} ignores the promise this async {{role}} returns: a rejection never reaches its error handling, the request gets no response, and the rejection is unhandled. Catch errors inside and pass them on (`next(error)` in Express), or guard the whole body with `try/catch`.',
       asyncExecutor:
         'Async `Promise` executor: an error after its first `await` rejects a promise nobody holds, and the outer promise never settles, so its callers wait forever.',
+      orphanedPromiseArray:
+        'The promises in {{array}} are dropped with the array: the code after it runs before any of them settles, nobody sees their results, and each rejection is unhandled and stops the Node.js process by default.',
+      voidedPromiseArray:
+        '`void` discards the array {{array}}, not the promises in it: nobody waits for them, and each rejection is still unhandled and stops the Node.js process by default.',
+      awaitedPromiseArray:
+        '`await` on an array does not wait for the promises in it: {{array}} resolves at once to the array itself, the code after it runs before any of them settles, and their rejections are unhandled.',
+      unusedPromiseArray:
+        'The promises in {{array}} are kept in `{{name}}` on line {{line}}, but nothing awaits, returns or passes it on: the work runs unsupervised and each rejection is unhandled, stopping the Node.js process by default.',
       addAwait: 'Add `await`: the caller waits for the result and sees its errors.',
       addVoid: 'Mark as detached with `void`: only when the callee handles its own errors.',
       rewriteForOf: 'Rewrite as `for…of` with `await`: the iterations then run one after another.',
+      addAwaitAll: 'Wrap in `await Promise.all(…)`: the caller waits for every promise and sees the first error.',
+      addVoidAll: 'Wrap in `void Promise.all(…)`: one detached promise; only when the work handles its own errors.',
+      wrapInPromiseAll: 'Wrap the array in `Promise.all(…)`: `await` then waits for every promise and sees the first error.',
     },
     schema: [
       {
@@ -99,6 +114,7 @@ export default createRule<Options, MessageId>({
     const allowedCallbacks = [...DEFAULT_ALLOWED_CALLBACKS, ...(options.allowedCallbacks ?? [])];
     const types = typeOracle(context);
     const strict = isStrict(context);
+    const handlersPossible = mayRegisterHandlers(sourceCode, context.filename);
 
     /** The origin of a promise that needs looking after, or null (not a promise, handled chain, allowed call). */
     const needsHandling = (node: TSESTree.Node): PromiseOrigin | null => {
@@ -119,9 +135,66 @@ export default createRule<Options, MessageId>({
       context.report({ node, messageId, data, suggest: detachSuggestions(sourceCode, node, allowVoid) });
     };
 
+    const arrayOrigin = (node: TSESTree.Node): PromiseArrayOrigin | null =>
+      promiseArrayOrigin(sourceCode, node, (element) => needsHandling(element) !== null, types);
+
+    /** `items.map(async …);`, `[a(), b()];`, `void items.map(…)`: `node` is what the statement drops, `array` the array in it. */
+    const reportDroppedArray = (node: TSESTree.Node, array: TSESTree.Node, messageId: 'orphanedPromiseArray' | 'voidedPromiseArray'): boolean => {
+      const origin = arrayOrigin(array);
+      if (!origin) return false;
+      const all = `Promise.all(${argumentText(sourceCode, array)})`;
+      const suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = [];
+      if (getAsyncContext(node)?.via.length === 0) {
+        suggest.push({ messageId: 'addAwaitAll', fix: (fixer) => fixer.replaceText(node, `await ${all}`) });
+      }
+      suggest.push(...forOfSuggestion(origin));
+      if (allowVoid) suggest.push({ messageId: 'addVoidAll', fix: (fixer) => fixer.replaceText(node, `void ${all}`) });
+      recordEvidence(context, node, messageId, arrayEvidence(origin));
+      context.report({ node, messageId, data: { array: describeArray(sourceCode, array, origin) }, suggest });
+      return true;
+    };
+
+    const checkAwait = (node: TSESTree.AwaitExpression): void => {
+      const origin = arrayOrigin(node.argument);
+      if (!origin || isAwaitedArrayCombined(sourceCode, node)) return;
+      const all = `Promise.all(${argumentText(sourceCode, node.argument)})`;
+      recordEvidence(context, node, 'awaitedPromiseArray', arrayEvidence(origin));
+      context.report({
+        node,
+        messageId: 'awaitedPromiseArray',
+        data: { array: describeArray(sourceCode, node.argument, origin) },
+        suggest: [
+          { messageId: 'wrapInPromiseAll', fix: (fixer) => fixer.replaceText(node.argument, all) },
+          ...forOfSuggestion(origin),
+        ],
+      });
+    };
+
+    const forOfSuggestion = (origin: PromiseArrayOrigin): TSESLint.SuggestionReportDescriptor<MessageId>[] => {
+      const rewrite = origin.kind === 'map' ? mapForOfRewrite(sourceCode, origin.call) : null;
+      return rewrite
+        ? [{ messageId: 'rewriteForOf', fix: (fixer): TSESLint.RuleFix => fixer.replaceText(rewrite.statement, rewrite.text) }]
+        : [];
+    };
+
+    const reportUnusedArray = (id: TSESTree.Identifier, init: TSESTree.Node): void => {
+      const origin = arrayOrigin(init);
+      if (!origin || isVariableRead(sourceCode, id)) return;
+      recordEvidence(context, id, 'unusedPromiseArray', [evidenceAt(init, 'promises created here'), ...arrayEvidence(origin)]);
+      context.report({
+        node: id,
+        messageId: 'unusedPromiseArray',
+        data: { name: id.name, array: describeArray(sourceCode, init, origin), line: init.loc.start.line },
+      });
+    };
+
     const reportUnused = (id: TSESTree.Identifier, init: TSESTree.Node): void => {
       const origin = needsHandling(init);
-      if (!origin || isVariableRead(sourceCode, id)) return;
+      if (!origin) {
+        reportUnusedArray(id, init);
+        return;
+      }
+      if (isVariableRead(sourceCode, id)) return;
       recordEvidence(context, id, 'unusedPromise', [evidenceAt(init, 'promise created here'), ...originEvidence(origin)]);
       context.report({
         node: id,
@@ -132,6 +205,10 @@ export default createRule<Options, MessageId>({
 
     const checkStatement = (statement: TSESTree.ExpressionStatement): void => {
       if (typeof statement.directive === 'string') return; // oxlint sets `directive: null` on plain statements
+      // `void` detaches one promise; on an array it only discards the array.
+      const top = skipTransparent(statement.expression);
+      if (top.type === AST_NODE_TYPES.UnaryExpression && top.operator === 'void' &&
+        reportDroppedArray(top, top.argument, 'voidedPromiseArray')) return;
       for (const node of droppedExpressions(statement.expression, allowVoid)) {
         const expr = skipTransparent(node);
         // An entry script's `main()` at top level: Node prints the rejection and exits non-zero.
@@ -140,7 +217,7 @@ export default createRule<Options, MessageId>({
         // `new Promise(async …)` gets the more specific executor report instead.
         if (origin && !(origin.kind === 'constructor' && hasAsyncExecutor(expr))) {
           reportDropped(node, origin);
-        } else if (!origin && expr.type === AST_NODE_TYPES.CallExpression) {
+        } else if (!origin && !reportDroppedArray(node, node, 'orphanedPromiseArray') && expr.type === AST_NODE_TYPES.CallExpression) {
           checkCollected(expr);
         }
       }
@@ -175,6 +252,7 @@ export default createRule<Options, MessageId>({
         return;
       }
       const name = callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
+      const settled = checkFrameworkCallbacks(call);
       if (name === 'forEach') {
         checkForEach(call);
         return;
@@ -183,11 +261,36 @@ export default createRule<Options, MessageId>({
       if (!registration) return;
       const first = registration.callbackIndex;
       for (const arg of call.arguments.slice(first)) {
-        if (!isFunctionNode(arg) || !arg.async || isRejectionGuarded(arg)) continue;
+        if (!isFunctionNode(arg) || !arg.async || settled.has(arg) || isRejectionGuarded(arg)) continue;
         if (matchesAllowList(sourceCode, call, allowedCallbacks)) return;
         recordEvidence(context, arg, 'asyncCallbackIgnored', [evidenceAt(call, `registered with ${registration.name}`)]);
         context.report({ node: arg, messageId: 'asyncCallbackIgnored', data: { name: registration.name } });
       }
+    };
+
+    /**
+     * Async callbacks a server framework runs, judged by what that framework (at the version the
+     * file runs against) does with their promise. Returns the arguments settled here: reported,
+     * or looked after by the framework (hono's `app.on(…)` is a route, not an event listener).
+     */
+    const checkFrameworkCallbacks = (call: TSESTree.CallExpression): ReadonlySet<TSESTree.Node> => {
+      const settled = new Set<TSESTree.Node>();
+      if (!handlersPossible) return settled;
+      for (const arg of call.arguments) {
+        if (!isFunctionNode(arg) || !arg.async) continue;
+        const verdict = handlerPromiseVerdict(sourceCode, context.filename, arg);
+        if (!verdict) continue;
+        settled.add(arg);
+        if (verdict.policy === 'handles' || isRejectionGuarded(arg)) continue;
+        const framework = verdict.framework === 'express' ? 'Express' : verdict.framework;
+        recordEvidence(context, arg, 'frameworkIgnoresPromise', [evidenceAt(verdict.registration.node, `registered with ${framework} ${verdict.major} here`)]);
+        context.report({
+          node: arg,
+          messageId: 'frameworkIgnoresPromise',
+          data: { framework, major: String(verdict.major), role: verdict.registration.role },
+        });
+      }
+      return settled;
     };
 
     const checkForEach = (call: TSESTree.CallExpression): void => {
@@ -266,6 +369,7 @@ export default createRule<Options, MessageId>({
       },
       CallExpression: checkCallback,
       NewExpression: checkCallback,
+      AwaitExpression: checkAwait,
     };
   },
 });
@@ -315,6 +419,32 @@ function describeOrigin(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTre
     case 'typed':
       return `\`${origin.name}\` (type \`${origin.typeText}\`)`;
   }
+}
+
+/** `\`items.map(…)\``, `\`[send(a), send(b)]\``, `\`pending\` (type \`Promise<void>[]\`)`, for messages. */
+function describeArray(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, origin: PromiseArrayOrigin): string {
+  const short = (n: TSESTree.Node): string | null => {
+    const text = sourceCode.getText(n);
+    return text.length <= 40 && !text.includes('\n') ? text : null;
+  };
+  const whole = short(node);
+  if (origin.kind === 'typed') return whole ? `\`${whole}\` (type \`${origin.typeText}\`)` : `this array (type \`${origin.typeText}\`)`;
+  if (whole) return `\`${whole}\``;
+  const callee = origin.kind === 'map' ? skipTransparent(origin.call.callee) : null;
+  const receiver = callee?.type === AST_NODE_TYPES.MemberExpression ? short(callee.object) : null;
+  return receiver ? `\`${receiver}.map(…)\`` : 'this array';
+}
+
+function arrayEvidence(origin: PromiseArrayOrigin): ReturnType<typeof evidenceAt>[] {
+  if (origin.kind === 'map') return [evidenceAt(origin.callback, 'returns a promise for every item')];
+  if (origin.kind === 'literal') return origin.elements.map((element) => evidenceAt(element, 'a promise'));
+  return [];
+}
+
+/** The array as the argument of `Promise.all(…)`: only a sequence expression needs parentheses there. */
+function argumentText(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): string {
+  const text = sourceCode.getText(node);
+  return node.type === AST_NODE_TYPES.SequenceExpression ? `(${text})` : text;
 }
 
 function originEvidence(origin: PromiseOrigin): ReturnType<typeof evidenceAt>[] {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import plugin from 'eslint-plugin-async-hazards';
 import type { LintMessage, LintNotice } from '../lint';
-import { createLinter, isSupportedFile } from '../lint';
+import { BUGS_URL, createLinter, isSupportedFile } from '../lint';
 import { listWorkspaceFiles } from '../workspaceScan';
 import { CONFIG_FILE_NAMES, exists } from '../workspaceConfig';
 import type { CliOptions } from './args';
@@ -14,6 +14,8 @@ import { countMessages } from './report';
 import * as suppressions from './suppressions';
 
 const VERSION = plugin.meta.version;
+/** How many paths a crash summary names before it only counts. */
+const CRASH_PATHS_SHOWN = 3;
 
 /** A problem with the user's setup (config, paths, files): one line, exit code 2. */
 class ConfigError extends Error {}
@@ -97,9 +99,11 @@ async function lint(options: CliOptions): Promise<number> {
   const progress = process.stderr.isTTY && files.length > 20 ? (done: number) => process.stderr.write(`\r${done}/${files.length} files`) : null;
 
   const reports: FileReport[] = [];
+  /** Files each crashed rule failed on, in lint order. */
+  const crashes = new Map<string, string[]>();
   for (const [index, filePath] of files.entries()) {
     progress?.(index);
-    reports.push(await lintFile(linter, filePath, options, cache));
+    reports.push(await lintFile(linter, filePath, options, cache, crashes));
     if (configFailure) throw new ConfigError(configFailure);
   }
   if (progress) process.stderr.write('\r\u001b[K');
@@ -125,6 +129,7 @@ async function lint(options: CliOptions): Promise<number> {
     process.stdout.write(text);
   }
 
+  for (const [ruleId, crashedFiles] of crashes) process.stderr.write(`${crashSummary(ruleId, crashedFiles, cwd)}\n`);
   const errors = shown.reduce((n, r) => n + r.errorCount, 0);
   const warnings = shown.reduce((n, r) => n + r.warningCount, 0);
   if (crashed) return 2;
@@ -141,6 +146,7 @@ async function lintFile(
   filePath: string,
   options: CliOptions,
   cache: ResultCache | null,
+  crashes: Map<string, string[]>,
 ): Promise<FileReport> {
   let text: string;
   try {
@@ -166,6 +172,7 @@ async function lintFile(
     skipped = result.skipped.detail;
     process.stderr.write(`async-hazards: warning: skipped ${path.relative(process.cwd(), filePath)}: ${skipped}\n`);
   }
+  for (const ruleId of result.crashedRules) crashes.set(ruleId, [...(crashes.get(ruleId) ?? []), filePath]);
   messages = messages.map((m) => ({ ...m }));
   if (result.crashedRules.length === 0 && !result.skipped) cache?.set(filePath, text, messages);
   return countMessages({
@@ -239,6 +246,14 @@ async function cacheKey(options: CliOptions, configFile: string | undefined, cwd
 function ruleMeta(ruleId: string): { docs?: { url?: string; description?: string } } | undefined {
   const name = ruleId.slice(ruleId.indexOf('/') + 1);
   return (plugin.rules as Record<string, { meta?: { docs?: { url?: string; description?: string } } }>)[name]?.meta;
+}
+
+/** One line per crashed rule, after the report: the details went to stderr as the crash happened. */
+function crashSummary(ruleId: string, files: readonly string[], cwd: string): string {
+  const shown = files.slice(0, CRASH_PATHS_SHOWN).map((f) => path.relative(cwd, f) || f);
+  const more = files.length > shown.length ? ` and ${files.length - shown.length} more` : '';
+  const count = files.length === 1 ? '1 file' : `${files.length} files`;
+  return `async-hazards: ${ruleId} crashed on ${count} (${shown.join(', ')}${more}); its findings there are missing. This is a bug in async-hazards; please report it at ${BUGS_URL}`;
 }
 
 function firstLine(text: string): string {

@@ -1,0 +1,78 @@
+import type { TSESLint } from '@typescript-eslint/utils';
+import { dependencyVersion } from '../project';
+import type { FunctionNode } from './ast';
+import type { Framework, HandlerRegistration } from './handlers';
+import { handlerRegistration } from './handlers';
+
+type Services = Readonly<TSESLint.SourceCode>;
+
+/**
+ * What a framework does with the promise a registered callback returns, by major version.
+ * `handles`: a rejection reaches the framework's own error path (an error response, a failed
+ * job). `ignores`: the promise is dropped, so a rejection is unhandled and, for a request, the
+ * response never comes. The sources are in docs/rules/no-orphaned-promise.md.
+ */
+export type PromisePolicy = 'handles' | 'ignores';
+
+interface PolicyRow {
+  /** The package whose installed or declared major decides. */
+  package: string;
+  /** The policy of each major from `from` on, oldest first; majors below the first row are unknown. */
+  majors: readonly { from: number; policy: PromisePolicy }[];
+}
+
+const POLICIES: Readonly<Partial<Record<Framework | 'node-cron', PolicyRow>>> = {
+  // Express 4's router calls a handler and drops what it returns; Express 5's router passes a
+  // rejected promise to `next(err)`.
+  express: { package: 'express', majors: [{ from: 4, policy: 'ignores' }, { from: 5, policy: 'handles' }] },
+  fastify: { package: 'fastify', majors: [{ from: 2, policy: 'handles' }] },
+  koa: { package: 'koa', majors: [{ from: 2, policy: 'handles' }] },
+  hono: { package: 'hono', majors: [{ from: 1, policy: 'handles' }] },
+  nestjs: { package: '@nestjs/core', majors: [{ from: 1, policy: 'handles' }] },
+  next: { package: 'next', majors: [{ from: 9, policy: 'handles' }] },
+  // Listeners are plain EventEmitter listeners: the return value goes nowhere.
+  'socket.io': { package: 'socket.io', majors: [{ from: 1, policy: 'ignores' }] },
+  ws: { package: 'ws', majors: [{ from: 1, policy: 'ignores' }] },
+  // node-cron 1 ran the task inside a synchronous try/catch only; 2 logs and emits `failed`,
+  // 3 emits `task-failed`, 4 calls the task's `onError` (logging by default).
+  'node-cron': { package: 'node-cron', majors: [{ from: 1, policy: 'ignores' }, { from: 2, policy: 'handles' }] },
+};
+
+/** The package whose version decides the framework's policy. */
+export function policyPackage(framework: Framework | 'node-cron'): string | null {
+  return POLICIES[framework]?.package ?? null;
+}
+
+/**
+ * What `framework` at `major` does with a callback's promise, or null when that is not known (no
+ * row, or a version the table does not cover): callers then keep the verdict they had without it.
+ */
+export function promisePolicy(framework: Framework | 'node-cron', major: number | null): PromisePolicy | null {
+  const row = POLICIES[framework];
+  if (!row || major === null) return null;
+  let policy: PromisePolicy | null = null;
+  for (const step of row.majors) if (major >= step.from) policy = step.policy;
+  return policy;
+}
+
+export interface FrameworkVerdict {
+  framework: Framework;
+  /** The major the verdict was read for. */
+  major: number;
+  policy: PromisePolicy;
+  registration: HandlerRegistration;
+}
+
+/**
+ * For an async function a framework runs (a route, a hook, a listener): what that framework, at
+ * the version the file runs against, does with its promise. Null when `fn` is not a handler or the
+ * version is unknown.
+ */
+export function handlerPromiseVerdict(sourceCode: Services, filename: string, fn: FunctionNode): FrameworkVerdict | null {
+  const registration = handlerRegistration(sourceCode, filename, fn);
+  if (!registration) return null;
+  const pkg = policyPackage(registration.framework);
+  const major = pkg ? dependencyVersion(filename, pkg).major : null;
+  const policy = promisePolicy(registration.framework, major);
+  return policy && major !== null ? { framework: registration.framework, major, policy, registration } : null;
+}

@@ -1,0 +1,34 @@
+/**
+ * The project layer: facts about files and packages for the file being linted. Where an import
+ * goes, the parsed module it names, which files import a file, and what the nearest package.json
+ * and node_modules say. It sits below `analysis/`: it never imports it and never reports.
+ *
+ * Every answer is computed on first question and cached per process (each ESLint worker thread
+ * has its own), in bounded caches. Unsaved editor text reaches it only through `setOverlay` and
+ * `invalidate`, exported to integrations as `eslint-plugin-async-hazards/project`.
+ */
+import { resetFileSystem } from './fileSystem';
+import { resetImportIndex } from './importIndex';
+import { resetModules } from './modules';
+import { resetPackages } from './packages';
+import { resetResolver } from './resolve';
+
+export { invalidate, overlaidPaths, setOverlay } from './fileSystem';
+export type { ResolvedImport } from './importIndex';
+export { importersOf, importsOf } from './importIndex';
+export type { ImportRecord } from './importRecords';
+export type { ParsedModule } from './modules';
+export { moduleCacheStats, parsedModule } from './modules';
+export type { DependencyVersion, PackageDependencies, PackageFacts } from './packages';
+export { declaresDependency, dependencyVersion, lowestMajor, nearestDependencies, nearestPackage } from './packages';
+export type { Resolution } from './resolve';
+export { bareName, resolveImport } from './resolve';
+
+/** Forgets every overlay, cached read, parse, answer and index entry (tests). */
+export function resetProject(): void {
+  resetFileSystem();
+  resetResolver();
+  resetModules();
+  resetImportIndex();
+  resetPackages();
+}
