@@ -46,7 +46,7 @@ import type { EvidenceLocation } from 'eslint-plugin-async-hazards/evidence';
 import { clearEvidence, getEvidence } from 'eslint-plugin-async-hazards/evidence';
 import plugin from 'eslint-plugin-async-hazards';
 import { invalidate as invalidateProjectFiles, setOverlay } from 'eslint-plugin-async-hazards/project';
-import type { RuleName, RuleSeverities, TypeAwareMode } from './settings';
+import type { Preset, RuleName, RuleSeverities, TypeAwareMode } from './settings';
 import { DEFAULT_SETTINGS, RULE_NAMES } from './settings';
 import { ProjectFileFinder, isProjectServiceFailure } from './typeAware';
 import type { WorkspaceRuleConfig } from './workspaceConfig';
@@ -82,6 +82,11 @@ export interface CreateLinterOptions {
   /** Severities by rule name; they win over the workspace config. */
   rules?: RuleSeverities;
   maxFileSizeKb?: number;
+  /**
+   * The plugin's preset the rules judge by (`settings['async-hazards'].preset`) where the
+   * workspace config does not set one; `recommended` when neither does.
+   */
+  preset?: Preset;
   /** Hears each cause once per linter; awaited for `typeInfoBuilding`. */
   onNotice?: (notice: LintNotice) => void | Promise<void>;
   /** Use this ESLint config file for every file instead of looking one up (the CLI's `--config`). */
@@ -106,6 +111,7 @@ export interface LintTextOptions {
   typeAware?: TypeAwareMode;
   rules?: RuleSeverities;
   maxFileSizeKb?: number;
+  preset?: Preset;
   /** Checked before each expensive step; a cancelled run returns `skipped.reason: 'cancelled'`. */
   isCancelled?: () => boolean;
 }
@@ -187,6 +193,20 @@ function syncOverlays(documents: Iterable<OpenDocument>): void {
   }
   for (const filePath of overlaid) if (!open.has(filePath)) setOverlay(filePath, null);
   overlaid = open;
+}
+
+/** Rules the plugin's `recommended` (and `strict`) config turns on: the zero-config rule set. */
+const PRESET_RULES: ReadonlySet<string> = new Set(
+  Object.entries(plugin.configs.recommended.rules ?? {})
+    .filter(([, entry]) => entry !== 'off' && entry !== 0)
+    .map(([id]) => id.slice(id.indexOf('/') + 1)),
+);
+
+/** The workspace's shared settings with `preset` filled in where they do not set one. */
+function withPreset(shared: unknown, preset: Preset | undefined): unknown {
+  if (!preset) return shared;
+  const record = typeof shared === 'object' && shared !== null ? (shared as Record<string, unknown>) : {};
+  return 'preset' in record ? shared : { ...record, preset };
 }
 
 // The recommended config's parser: the server needs no parser of its own.
@@ -329,10 +349,11 @@ class LintCore implements AsyncHazardsLinter {
     const typed = mode !== 'off' && (project !== null || mode === 'on') && !this.typedFailures.has(filePath);
     const alias = workspace.alias ?? RULE_PREFIX;
     const rules = this.ruleEntries(workspace, { ...this.options.rules, ...callOptions.rules });
-    const key = JSON.stringify([alias, rules, workspace.sharedSettings ?? null, typed]);
+    const shared = withPreset(workspace.sharedSettings, callOptions.preset ?? this.options.preset);
+    const key = JSON.stringify([alias, rules, shared ?? null, typed]);
     let config = this.configCache.get(key);
     if (!config) {
-      config = this.buildConfig(alias, rules, workspace.sharedSettings, typed);
+      config = this.buildConfig(alias, rules, shared, typed);
       if (this.configCache.size > 32) this.configCache.clear();
       this.configCache.set(key, config);
     }
@@ -343,7 +364,8 @@ class LintCore implements AsyncHazardsLinter {
     const entries: Record<string, RuleEntry> = {};
     for (const name of RULE_NAMES) {
       const fromWorkspace = workspace.rules ? workspace.rules.get(name) : undefined;
-      const base: RuleEntry = workspace.rules ? (fromWorkspace ?? [0]) : [2];
+      // With no workspace config, the plugin's own preset config says which rules run.
+      const base: RuleEntry = workspace.rules ? (fromWorkspace ?? [0]) : (PRESET_RULES.has(name) ? [2] : [0]);
       const override = overrides[name];
       entries[name] = override ? [SEVERITY_NUMBER[override], ...base.slice(1)] : base;
     }

@@ -16,6 +16,8 @@ export type Severity = (typeof SEVERITIES)[number];
 export const TYPE_AWARE_MODES = ['auto', 'on', 'off'] as const;
 export type TypeAwareMode = (typeof TYPE_AWARE_MODES)[number];
 export const RUN_MODES = ['onType', 'onSave'] as const;
+export const PRESETS = ['recommended', 'strict'] as const;
+export type Preset = (typeof PRESETS)[number];
 export type RunMode = (typeof RUN_MODES)[number];
 
 /** Per-rule severities keyed by rule name without the `async-hazards/` prefix. */
@@ -27,6 +29,7 @@ export interface Settings {
   typeAware: TypeAwareMode;
   run: RunMode;
   maxFileSizeKb: number;
+  preset: Preset;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -35,6 +38,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   typeAware: 'auto',
   run: 'onType',
   maxFileSizeKb: 1024,
+  preset: 'recommended',
 });
 
 interface PropertySchema {
@@ -100,6 +104,17 @@ export const SETTINGS_SCHEMA: Readonly<Record<keyof Settings, PropertySchema>> =
     description: 'Files larger than this many kilobytes are not linted.',
     scope: 'resource',
   },
+  preset: {
+    type: 'string',
+    enum: PRESETS,
+    enumDescriptions: [
+      'Report a hazard where its context makes it one (a request path, data-sized input).',
+      'Also report what recommended leaves out for context: startup code, entry scripts, sizes it cannot see.',
+    ],
+    default: DEFAULT_SETTINGS.preset,
+    description: 'Which preset the rules judge by. A workspace ESLint config that sets `settings["async-hazards"].preset` wins over this.',
+    scope: 'resource',
+  },
 };
 
 export interface ValidatedSettings {
@@ -124,6 +139,7 @@ export function validateSettings(raw: unknown): ValidatedSettings {
   pick('enable', (v): v is boolean => typeof v === 'boolean');
   pick('typeAware', (v): v is TypeAwareMode => TYPE_AWARE_MODES.includes(v as TypeAwareMode));
   pick('run', (v): v is RunMode => RUN_MODES.includes(v as RunMode));
+  pick('preset', (v): v is Preset => PRESETS.includes(v as Preset));
   pick(
     'maxFileSizeKb',
     (v): v is number =>

@@ -137,6 +137,19 @@ describe('rule flags', () => {
     assert.equal(offPrefixed.get('async-hazards/no-orphaned-promise'), base.get('async-hazards/no-orphaned-promise'));
   });
 
+  it('--strict reports what recommended leaves out for context; a config that sets a preset wins', () => {
+    const entry = `import { readFileSync } from 'node:fs';\nasync function main() {\n  const key = readFileSync('key.pem');\n  return key;\n}\nmain();\n`;
+    const dir = scratch({ 'package.json': '{ "name": "entry", "private": true }\n', 'src/main.ts': entry });
+    const ids = (args: string[]): string[] => json(args, dir).reports.flatMap((r) => r.messages.map((m) => `${m.ruleId}:${m.line}`)).sort();
+    assert.deepEqual(ids(['src/']), [], 'recommended: startup code and an entry start are left alone');
+    assert.deepEqual(ids(['src/', '--strict']), ['async-hazards/no-blocking-in-async:3', 'async-hazards/no-orphaned-promise:6']);
+    fs.writeFileSync(
+      path.join(dir, 'eslint.config.mjs'),
+      "import asyncHazards from 'eslint-plugin-async-hazards';\nexport default [asyncHazards.configs.recommended, { settings: { 'async-hazards': { preset: 'recommended' } } }];\n",
+    );
+    assert.deepEqual(ids(['src/', '--strict']), [], 'the project config says recommended');
+  });
+
   it('warnings pass unless --max-warnings is exceeded; --quiet hides them', () => {
     const args = ['samples/src/batch.ts', '--rule', 'no-unbounded-fan-out=warn'];
     const warn = json(args);

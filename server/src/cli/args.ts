@@ -7,6 +7,8 @@ export type Format = (typeof FORMATS)[number];
 export interface CliOptions {
   paths: string[];
   typeAware: boolean;
+  /** `--strict`: the strict preset where the project's ESLint config sets none. */
+  strict: boolean;
   format: Format;
   outputFile: string | null;
   rules: RuleSeverities;
@@ -38,6 +40,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const options: CliOptions = {
     paths: [],
     typeAware: false,
+    strict: false,
     format: 'stylish',
     outputFile: null,
     rules: {},
@@ -77,6 +80,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     }
     switch (flag) {
       case '--type-aware': options.typeAware = true; break;
+      case '--strict': options.strict = true; break;
       case '--format': case '-f': options.format = parseFormat(value as string); break;
       case '--output-file': case '-o': options.outputFile = value as string; break;
       case '--rule': {
@@ -131,6 +135,8 @@ node_modules, .gitignore'd files and ESLint ignores. Uses the project's ESLint f
 enables eslint-plugin-async-hazards, otherwise every rule at error.
 
 Options:
+  --strict                     Also report what the recommended preset leaves out for context
+                               (startup code, entry scripts, sizes it cannot see)
   --type-aware                 Use TypeScript type information (project service)
   -f, --format <name>          stylish (default), json, sarif, github
   -o, --output-file <file>     Write the report to a file instead of stdout

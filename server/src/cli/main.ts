@@ -91,6 +91,7 @@ async function lint(options: CliOptions): Promise<number> {
     trusted: true,
     typeAware: options.typeAware ? 'on' : 'off',
     rules: options.rules,
+    ...(options.strict ? { preset: 'strict' as const } : {}),
     configFile,
     maxFileSizeKb: Number.MAX_SAFE_INTEGER / 1024,
     onNotice,
@@ -240,7 +241,7 @@ async function cacheKey(options: CliOptions, configFile: string | undefined, cwd
       // Not there.
     }
   }
-  return hash(JSON.stringify([VERSION, options.rules, options.typeAware, options.quiet, hash(configText)]));
+  return hash(JSON.stringify([VERSION, options.rules, options.typeAware, options.strict, options.quiet, hash(configText)]));
 }
 
 function ruleMeta(ruleId: string): { docs?: { url?: string; description?: string } } | undefined {
