@@ -6,6 +6,7 @@ export * from './callGraph';
 export * from './catalog';
 export * from './collections';
 export * from './construction';
+export * from './dataSources';
 export * from './fanOutRewrites';
 export * from './frameworkPromises';
 export * from './handlers';

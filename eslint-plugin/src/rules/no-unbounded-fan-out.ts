@@ -1,16 +1,16 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import type { CollectionContext, FanOut, TextEdit } from '../analysis';
+import type { CollectionContext, FanOut, TextEdit, ValueOrigin } from '../analysis';
 import {
   collectionSize, constNumber, createCollectionTypes, defaultImport, describeFanOut, findObjectProperty, fitsPMap,
-  freeName, importedModules, isGlobalName, isTeardown, limitedMapper, limitedValue, limiterDeclaration, mapperWork,
-  nearestDependencies, refMatches, resolveReference, skipTransparent, soleBatch, statementAnchor, staticPropertyName,
+  freeName, importedModules, isFunctionNode, isGlobalName, isSerializedWork, isTeardown, limitedMapper, limitedValue, limiterDeclaration, mapperWork,
+  nearestDependencies, refMatches, resolveReference, skipTransparent, soleBatch, statementAnchor, staticPropertyName, valueOrigin,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
 import type { EvidenceLocation } from '../util/evidence';
 import { evidenceAt, recordEvidence } from '../util/evidence';
-import { getSharedSettings } from '../util/settings';
+import { getSharedSettings, isStrict } from '../util/settings';
 
 export type Options = [{ concurrency?: number; maxLiteralElements?: number }];
 export type MessageId = 'unboundedFanOut' | 'chunkedBatch' | 'unboundedPMap' | 'usePMap' | 'useLimiter' | 'addConcurrency';
@@ -67,6 +67,8 @@ export default createRule<Options, MessageId>({
     const sourceCode = context.sourceCode;
     const concurrency = String(options.concurrency ?? 8);
     const maxElements = options.maxLiteralElements ?? 16;
+    const strict = isStrict(context);
+    const originContext = { sourceCode, filename: context.filename };
     // Built on the first combinator call: most files have none, and the checker costs nothing until then.
     let ctxCache: CollectionContext | null = null;
     const collections = (): CollectionContext => {
@@ -98,7 +100,50 @@ export default createRule<Options, MessageId>({
     // A native substring search is far cheaper than a token scan, and most files mention neither.
     const checkPMap = sourceCode.text.includes('p-map') || sourceCode.text.includes('bluebird');
 
+    /**
+     * Recommended reports a fan-out whose size comes from data (rows, responses, listings,
+     * requests, messages); strict also reports collections of unknown origin and large literals.
+     * Neither reports a page-capped query or work that queues on one connection or transaction.
+     */
+    function reportable(fanOut: FanOut): boolean {
+      if (fanOut.work && isSerializedWork(sourceCode, fanOut.work)) return false;
+      const origin = originOf(fanOut);
+      if (origin === 'capped') return false;
+      return origin === 'data' || strict;
+    }
+
+    function originOf(fanOut: FanOut): ValueOrigin {
+      if (fanOut.shape === 'literal') return 'declared';
+      const source = fanOut.size.kind === 'chunk' ? fanOut.size.chunk.source : fanOut.collection;
+      return source ? valueOrigin(originContext, source) : 'unknown';
+    }
+
+    /** Inside the mapper of a fan-out that is itself reported: the outer level is the one to bound. */
+    function insideReportedFanOut(node: TSESTree.Node): boolean {
+      for (let current = node.parent; current; current = current.parent) {
+        if (!isFunctionNode(current)) continue;
+        const mapCall = current.parent;
+        if (mapCall?.type !== AST_NODE_TYPES.CallExpression || mapCall.arguments[0] !== current) continue;
+        let outer: TSESTree.Node | undefined = mapCall.parent;
+        while (outer && (outer.type === AST_NODE_TYPES.TSAsExpression || outer.type === AST_NODE_TYPES.TSNonNullExpression)) outer = outer.parent;
+        if (outer?.type !== AST_NODE_TYPES.CallExpression || outer.arguments[0] !== mapCall || !isCombinator(outer)) continue;
+        const fanOut = describeFanOut(collections(), mapCall, maxElements);
+        if (fanOut && fanOut.size.kind !== 'chunk' && reportable(fanOut)) return true;
+      }
+      return false;
+    }
+
+    function isCombinator(call: TSESTree.CallExpression): boolean {
+      const callee = skipTransparent(call.callee);
+      if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+      const object = skipTransparent(callee.object);
+      const method = staticPropertyName(callee);
+      return object.type === AST_NODE_TYPES.Identifier && object.name === 'Promise' && method !== null && COMBINATORS.has(method) &&
+        isGlobalName(sourceCode, object);
+    }
+
     function reportFanOut(call: TSESTree.CallExpression, method: string, fanOut: FanOut): void {
+      if (!reportable(fanOut) || insideReportedFanOut(call)) return;
       if (fanOut.size.kind === 'chunk') return reportChunk(call, method, fanOut);
       const related: EvidenceLocation[] = [];
       let where = '';
@@ -219,6 +264,9 @@ export default createRule<Options, MessageId>({
       const size = collectionSize(collections(), input);
       if (size.kind === 'bounded' && size.count <= maxElements) return;
       if (mapperWork(collections(), mapper) !== 'async' || isTeardown(mapper)) return;
+      if (isSerializedWork(sourceCode, mapper)) return;
+      const origin = valueOrigin(originContext, input);
+      if (origin === 'capped' || (origin !== 'data' && !strict) || insideReportedFanOut(call)) return;
       const edit: TextEdit = prop
         ? { range: prop.value.range, text: concurrency }
         : options
@@ -242,10 +290,8 @@ export default createRule<Options, MessageId>({
       CallExpression(call) {
         const callee = skipTransparent(call.callee);
         if (callee.type === AST_NODE_TYPES.MemberExpression) {
-          const object = skipTransparent(callee.object);
           const method = staticPropertyName(callee);
-          if (object.type === AST_NODE_TYPES.Identifier && object.name === 'Promise' && method !== null && COMBINATORS.has(method) &&
-            isGlobalName(sourceCode, object)) {
+          if (method !== null && isCombinator(call)) {
             const arg = call.arguments[0];
             if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return;
             const fanOut = describeFanOut(collections(), arg, maxElements);

@@ -1,0 +1,453 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { FunctionNode } from './ast';
+import { contains, findObjectProperty, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { getCallGraph } from './callGraph';
+import { annotatedRef, getConstruction } from './construction';
+import { handlerRegistration } from './handlers';
+import type { ModuleRef } from './imports';
+import { refMatches, resolveReference } from './imports';
+
+type Services = Readonly<TSESLint.SourceCode>;
+
+/**
+ * Where the items of a collection come from, which decides whether its size can grow with input:
+ * - `data`: rows of a database query, an HTTP response body, a directory listing or glob, a
+ *   queue message, a request's body or query: as large as whatever is stored or sent;
+ * - `capped`: such data under a page bound (`.limit(n)`, `take: n`, `first()`);
+ * - `declared`: literals, constants and what the program derives from its own declarations;
+ * - `unknown`: anything else (imported values, class state, parameters nobody in the file passes).
+ */
+export type ValueOrigin = 'data' | 'capped' | 'declared' | 'unknown';
+
+export interface OriginContext {
+  sourceCode: Services;
+  filename: string;
+}
+
+/**
+ * Modules whose client objects answer with data: every call reached through such an object
+ * (`pool.query(…)`, `prisma.user.findMany(…)`, `db.collection(c).find(q).toArray()`, `knex('t')`)
+ * yields rows. Told by the module a value was constructed from or declared as, never by its name.
+ */
+const CLIENT_MODULES: ReadonlySet<string> = new Set([
+  'pg', 'mysql', 'mysql2', 'mysql2/promise', 'knex', '@prisma/client', 'typeorm', 'mongoose', 'mongodb', 'sequelize',
+  'sequelize-typescript', 'better-sqlite3', 'sqlite', 'sqlite3', 'postgres', 'drizzle-orm', 'kysely', 'ioredis', 'redis',
+  '@elastic/elasticsearch', '@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb', '@aws-sdk/client-s3', '@octokit/rest',
+  'axios', 'got', 'undici', 'ky',
+]);
+
+/** HTTP clients: a call of the module is a request; only their factories make a client. */
+const HTTP_MODULES: ReadonlySet<string> = new Set(['axios', 'got', 'undici', 'ky']);
+const HTTP_FACTORIES: ReadonlySet<string> = new Set(['create', 'extend', 'Client', 'Pool']);
+
+function isClientModule(ref: ModuleRef): boolean {
+  if (!CLIENT_MODULES.has(ref.module)) return false;
+  return !HTTP_MODULES.has(ref.module) || (ref.path.length === 1 && HTTP_FACTORIES.has(ref.path[0] as string));
+}
+
+/** Module functions whose result is data: HTTP requests, fs listings and reads, globs. */
+const DATA_FUNCTIONS: readonly { module: string; path: readonly string[] }[] = [
+  ...['readdir', 'readdirSync', 'readFile', 'readFileSync', 'opendir'].flatMap((f) => [
+    { module: 'fs', path: [f] }, { module: 'fs', path: ['promises', f] }, { module: 'fs-extra', path: [f] },
+  ]),
+  ...['default', 'glob', 'globSync', 'sync', 'async'].flatMap((f) => [
+    { module: 'glob', path: [f] }, { module: 'fast-glob', path: [f] }, { module: 'globby', path: [f] }, { module: 'tinyglobby', path: [f] },
+  ]),
+  { module: 'globby', path: ['globby'] }, { module: 'tinyglobby', path: ['glob'] },
+  { module: 'node-fetch', path: ['default'] }, { module: 'cross-fetch', path: ['default'] },
+  ...['default', 'get', 'post', 'request', 'put', 'patch'].flatMap((f) => [
+    { module: 'axios', path: [f] }, { module: 'got', path: [f] }, { module: 'ky', path: [f] },
+  ]),
+  { module: 'undici', path: ['request'] }, { module: 'undici', path: ['fetch'] },
+];
+
+/**
+ * Queue consumers: a function handed to one of these runs per message, and its parameters are the
+ * message (`new Worker(name, async (job) => …)`, `channel.consume(q, (msg) => …)`,
+ * `consumer.run({ eachMessage })`).
+ */
+const QUEUE_MODULES: ReadonlySet<string> = new Set([
+  'bullmq', 'bull', 'bee-queue', 'amqplib', 'amqplib/callback_api', 'kafkajs', '@aws-sdk/client-sqs', 'sqs-consumer', 'pg-boss', 'agenda',
+]);
+
+/** Query-builder methods and options that cap how many rows come back. */
+const CAP_METHODS: ReadonlySet<string> = new Set(['limit', 'take', 'first', 'top', 'paginate', 'findOne', 'findFirst', 'findUnique', 'findByPk', 'getOne']);
+const CAP_OPTIONS: readonly string[] = ['limit', 'take', 'first', 'top', 'per_page', 'perPage', 'pageSize'];
+
+/** Array methods whose result is no larger than the array they are called on (or the arrays they join). */
+const DERIVING_METHODS: ReadonlySet<string> = new Set([
+  'map', 'filter', 'flat', 'flatMap', 'slice', 'concat', 'sort', 'reverse', 'toSorted', 'toReversed', 'keys', 'values', 'entries',
+  'splice', 'with', 'toArray', 'all', 'json', 'text',
+]);
+
+const RANK: Record<ValueOrigin, number> = { declared: 0, capped: 1, unknown: 2, data: 3 };
+
+/** What any of several values could be: the most data-like wins. */
+function anyOf(origins: readonly ValueOrigin[]): ValueOrigin {
+  let best: ValueOrigin = 'declared';
+  for (const o of origins) if (RANK[o] > RANK[best]) best = o;
+  return best;
+}
+
+const cache = new WeakMap<TSESTree.Node, ValueOrigin>();
+
+/** Where the value of `node` (a collection being mapped) comes from. */
+export function valueOrigin(ctx: OriginContext, node: TSESTree.Node, depth = 0): ValueOrigin {
+  const expr = skipTransparent(node);
+  const hit = cache.get(expr);
+  if (hit !== undefined) return hit;
+  if (depth > 8) return 'unknown';
+  cache.set(expr, 'unknown'); // cycle guard
+  const result = compute(ctx, expr, depth + 1);
+  cache.set(expr, result);
+  return result;
+}
+
+function compute(ctx: OriginContext, expr: TSESTree.Node, depth: number): ValueOrigin {
+  switch (expr.type) {
+    case AST_NODE_TYPES.Literal:
+    case AST_NODE_TYPES.TemplateLiteral:
+    case AST_NODE_TYPES.ObjectExpression:
+      return objectOrigin(ctx, expr, depth);
+    case AST_NODE_TYPES.ArrayExpression:
+      return anyOf(expr.elements.map((e) => (e?.type === AST_NODE_TYPES.SpreadElement ? valueOrigin(ctx, e.argument, depth) : 'declared')));
+    case AST_NODE_TYPES.AwaitExpression:
+      return valueOrigin(ctx, expr.argument, depth);
+    case AST_NODE_TYPES.ConditionalExpression:
+      return anyOf([valueOrigin(ctx, expr.consequent, depth), valueOrigin(ctx, expr.alternate, depth)]);
+    case AST_NODE_TYPES.LogicalExpression:
+      return anyOf([valueOrigin(ctx, expr.left, depth), valueOrigin(ctx, expr.right, depth)]);
+    case AST_NODE_TYPES.Identifier:
+      return identifierOrigin(ctx, expr, depth);
+    case AST_NODE_TYPES.MemberExpression:
+      return memberOrigin(ctx, expr, depth);
+    case AST_NODE_TYPES.NewExpression:
+      // `new Set(rows)`, `new Map(entries)`
+      return expr.arguments[0] ? valueOrigin(ctx, expr.arguments[0], depth) : 'declared';
+    case AST_NODE_TYPES.CallExpression:
+      return callOrigin(ctx, expr, depth);
+    default:
+      return 'unknown';
+  }
+}
+
+function objectOrigin(ctx: OriginContext, expr: TSESTree.Node, depth: number): ValueOrigin {
+  if (expr.type !== AST_NODE_TYPES.ObjectExpression) return 'declared';
+  return anyOf(expr.properties.map((p) => (p.type === AST_NODE_TYPES.SpreadElement ? valueOrigin(ctx, p.argument, depth) : 'declared')));
+}
+
+function identifierOrigin(ctx: OriginContext, id: TSESTree.Identifier, depth: number): ValueOrigin {
+  const variable = findVariable(ctx.sourceCode, id);
+  if (!variable || variable.defs.length === 0) return 'unknown';
+  if (isClient(ctx, id)) return 'unknown';
+  const origins: ValueOrigin[] = [];
+  for (const def of variable.defs) {
+    if (def.type === 'Parameter') {
+      origins.push(parameterOrigin(ctx, def.node as FunctionNode, def.name, depth));
+    } else if (def.type === 'Variable') {
+      const declarator = def.node;
+      const loop = declarator.parent.parent;
+      if (loop && (loop.type === AST_NODE_TYPES.ForOfStatement || loop.type === AST_NODE_TYPES.ForInStatement) && loop.left === declarator.parent) {
+        // An item of a data collection is data too (`for (const user of users) user.posts`).
+        origins.push(valueOrigin(ctx, loop.right, depth));
+      } else if (declarator.init) {
+        origins.push(valueOrigin(ctx, declarator.init, depth));
+      } else {
+        origins.push('declared');
+      }
+    } else if (def.type === 'FunctionName' || def.type === 'ClassName') {
+      origins.push('declared');
+    } else {
+      origins.push('unknown');
+    }
+  }
+  for (const reference of variable.references) {
+    if (!reference.isWrite() || reference.init) continue;
+    const parent = reference.identifier.parent;
+    origins.push(parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.left === reference.identifier
+      ? valueOrigin(ctx, parent.right, depth) : 'unknown');
+  }
+  // `const ids = []; for (const row of rows) ids.push(row.id)`: as many items as the loop has rounds.
+  for (const reference of variable.references) {
+    const member = reference.identifier.parent;
+    if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== reference.identifier) continue;
+    const name = staticPropertyName(member);
+    if ((name !== 'push' && name !== 'unshift' && name !== 'add' && name !== 'set') || member.parent?.type !== AST_NODE_TYPES.CallExpression) continue;
+    origins.push(roundsOrigin(ctx, member.parent, depth));
+  }
+  return anyOf(origins);
+}
+
+/** How many times `node` runs: the origin of the collection an enclosing loop or callback walks. */
+function roundsOrigin(ctx: OriginContext, node: TSESTree.Node, depth: number): ValueOrigin {
+  const origins: ValueOrigin[] = [];
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.ForOfStatement || current.type === AST_NODE_TYPES.ForInStatement) {
+      if (contains(current.body, node)) origins.push(valueOrigin(ctx, current.right, depth));
+    } else if (current.type === AST_NODE_TYPES.ForStatement || current.type === AST_NODE_TYPES.WhileStatement || current.type === AST_NODE_TYPES.DoWhileStatement) {
+      origins.push('unknown');
+    } else if (isFunctionNode(current)) {
+      const walked = iteratedBy(current);
+      if (!walked) break;
+      origins.push(valueOrigin(ctx, walked, depth));
+    }
+  }
+  return anyOf(origins);
+}
+
+/** The collection a callback walks: `xs` of `xs.forEach(fn)` / `xs.map(fn)`, `Array.from(xs, fn)`. */
+function iteratedBy(fn: FunctionNode): TSESTree.Node | null {
+  const call = fn.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression) return null;
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
+  const method = staticPropertyName(callee);
+  if (call.arguments[0] === fn && (method === 'forEach' || method === 'map' || method === 'flatMap' || method === 'filter' || method === 'reduce')) {
+    return callee.object;
+  }
+  const object = skipTransparent(callee.object);
+  if (call.arguments[1] === fn && method === 'from' && object.type === AST_NODE_TYPES.Identifier && object.name === 'Array') {
+    return call.arguments[0] ?? null;
+  }
+  return null;
+}
+
+function parameterOrigin(ctx: OriginContext, fn: FunctionNode, name: TSESTree.Node, depth: number): ValueOrigin {
+  if (handlerRegistration(ctx.sourceCode, ctx.filename, fn)) return 'data';
+  if (isQueueConsumer(ctx.sourceCode, fn)) return 'data';
+  const index = fn.params.findIndex((p) => contains(p, name));
+  // A callback's item is an item of what it walks.
+  const walked = index === 0 ? iteratedBy(fn) : null;
+  if (walked) return valueOrigin(ctx, walked, depth);
+  const args = callerArguments(ctx.sourceCode, fn, index);
+  if (!args || args.length === 0) return 'unknown';
+  const origins = args.map((a) => (a ? valueOrigin(ctx, a, depth) : 'declared'));
+  // Data only when every caller in the file passes data; declared only when every one passes that.
+  if (origins.every((o) => o === 'data')) return 'data';
+  if (origins.every((o) => o === 'declared' || o === 'capped')) return anyOf(origins);
+  return 'unknown';
+}
+
+/** The argument at `index` of every same-file call of `fn` by name; null when `fn` is also used as a value. */
+function callerArguments(sourceCode: Services, fn: FunctionNode, index: number): (TSESTree.Node | null)[] | null {
+  if (index < 0) return null;
+  let id: TSESTree.Identifier | null = null;
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) id = fn.id;
+  else if (fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.id.type === AST_NODE_TYPES.Identifier) id = fn.parent.id;
+  if (!id) return null;
+  const variable = findVariable(sourceCode, id);
+  if (!variable) return null;
+  const args: (TSESTree.Node | null)[] = [];
+  for (const reference of variable.references) {
+    if (reference.init) continue;
+    const call = reference.identifier.parent;
+    if (call?.type === AST_NODE_TYPES.ExportSpecifier) continue;
+    if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== reference.identifier) return null;
+    const arg = call.arguments[index];
+    if (arg?.type === AST_NODE_TYPES.SpreadElement) return null;
+    args.push(arg ?? null);
+  }
+  return args;
+}
+
+/** A function handed to a queue library's consumer API, directly or as an option of it. */
+function isQueueConsumer(sourceCode: Services, fn: FunctionNode): boolean {
+  let node: TSESTree.Node = fn;
+  let parent = fn.parent;
+  if (parent?.type === AST_NODE_TYPES.Property && parent.value === fn && parent.parent.type === AST_NODE_TYPES.ObjectExpression) {
+    node = parent.parent;
+    parent = node.parent;
+  }
+  if ((parent?.type !== AST_NODE_TYPES.CallExpression && parent?.type !== AST_NODE_TYPES.NewExpression) || !parent.arguments.includes(node as TSESTree.CallExpressionArgument)) return false;
+  const callee = skipTransparent(parent.callee);
+  const ref = resolveReference(sourceCode, callee) ??
+    (callee.type === AST_NODE_TYPES.MemberExpression ? getConstruction(sourceCode, callee.object)?.ref ?? null : null);
+  return ref !== null && QUEUE_MODULES.has(ref.module);
+}
+
+function memberOrigin(ctx: OriginContext, member: TSESTree.MemberExpression, depth: number): ValueOrigin {
+  const object = skipTransparent(member.object);
+  if (object.type === AST_NODE_TYPES.ThisExpression) return 'unknown';
+  // `pool.query(…)` is data, `pool` itself is not: a member of a client is more client.
+  if (isClient(ctx, object)) return 'unknown';
+  const base = valueOrigin(ctx, object, depth);
+  // `rows.length` and other scalars do not matter here: only collections are asked about.
+  return base;
+}
+
+function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: number): ValueOrigin {
+  const callee = skipTransparent(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'fetch' && !findVariable(ctx.sourceCode, callee)?.defs.length) return 'data';
+  const ref = resolveReference(ctx.sourceCode, callee);
+  if (ref && DATA_FUNCTIONS.some((f) => refMatches(ref, f.module, ...f.path))) return capped(call) ? 'capped' : 'data';
+  if (isClientCall(ctx, call)) return queryChainCapped(call) ? 'capped' : 'data';
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    const object = skipTransparent(callee.object);
+    const method = staticPropertyName(callee);
+    if (object.type === AST_NODE_TYPES.Identifier && !findVariable(ctx.sourceCode, object)?.defs.length) {
+      // `Object.keys(rows)`, `Array.from(rows)`, `JSON.parse(body)`, `Promise.all(pending)`
+      if (['Object', 'Array', 'JSON', 'Promise'].includes(object.name) && call.arguments[0]) {
+        return valueOrigin(ctx, call.arguments[0], depth);
+      }
+      return 'unknown';
+    }
+    const base = valueOrigin(ctx, object, depth);
+    if (method !== null && CAP_METHODS.has(method) && base === 'data') return 'capped';
+    if (method !== null && DERIVING_METHODS.has(method)) {
+      const joined = method === 'concat' ? call.arguments.map((a) => valueOrigin(ctx, a, depth)) : [];
+      return anyOf([base, ...joined]);
+    }
+    // Another method of a response or a row set (`res.json()`, `result.getRows()`) is still data.
+    return base === 'data' ? 'data' : base === 'declared' ? 'declared' : 'unknown';
+  }
+  const target = getCallGraph(ctx.sourceCode).resolveCall(call);
+  if (target) return returnOrigin(ctx, target.node, depth);
+  return 'unknown';
+}
+
+function returnOrigin(ctx: OriginContext, fn: FunctionNode, depth: number): ValueOrigin {
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return valueOrigin(ctx, fn.body, depth);
+  const origins: ValueOrigin[] = [];
+  walk(fn.body, ctx.sourceCode.visitorKeys, (node) => {
+    if (isFunctionNode(node)) return false;
+    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) origins.push(valueOrigin(ctx, node.argument, depth));
+    return undefined;
+  });
+  return origins.length === 0 ? 'declared' : anyOf(origins);
+}
+
+/** A value built from, or declared as, a data-source module's client: a pool, an ORM, a query builder. */
+function isClient(ctx: OriginContext, node: TSESTree.Node): boolean {
+  return clientRef(ctx, node) !== null;
+}
+
+function clientRef(ctx: OriginContext, node: TSESTree.Node): ModuleRef | null {
+  const expr = skipTransparent(node);
+  const construction = getConstruction(ctx.sourceCode, expr);
+  if (construction && isClientModule(construction.ref)) return construction.ref;
+  const ref = resolveReference(ctx.sourceCode, expr);
+  if (ref && !HTTP_MODULES.has(ref.module) && CLIENT_MODULES.has(ref.module)) return ref;
+  if (expr.type === AST_NODE_TYPES.Identifier) {
+    const def = findVariable(ctx.sourceCode, expr)?.defs[0];
+    if (def && (def.type === 'Parameter' || def.type === 'Variable')) {
+      const annotated = annotatedRef(ctx.sourceCode, def.name);
+      if (annotated && CLIENT_MODULES.has(annotated.ref.module)) return annotated.ref;
+    }
+    // `class User extends Model {}` with `Model` from an ORM: the class is a client of its table.
+    if (def?.type === 'ClassName' && def.node.type === AST_NODE_TYPES.ClassDeclaration && def.node.superClass) {
+      return clientRef(ctx, def.node.superClass);
+    }
+  }
+  if (expr.type === AST_NODE_TYPES.MemberExpression && skipTransparent(expr.object).type !== AST_NODE_TYPES.ThisExpression) {
+    return clientRef(ctx, expr.object);
+  }
+  return null;
+}
+
+/** `pool.query(…)`, `prisma.user.findMany(…)`, `knex('users').where(…)`: a call reached through a client. */
+function isClientCall(ctx: OriginContext, call: TSESTree.CallExpression): boolean {
+  const callee = skipTransparent(call.callee);
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    const object = skipTransparent(callee.object);
+    if (isClient(ctx, object)) return true;
+    if (object.type === AST_NODE_TYPES.CallExpression) return isClientCall(ctx, object);
+    return false;
+  }
+  // `knex('users')`, `sql\`…\``: the client itself called.
+  return getConstruction(ctx.sourceCode, callee) !== null && isClient(ctx, callee);
+}
+
+/** Anywhere down the chain, a page bound: `.limit(20)`, `{ take: 10 }`, `.first()`. */
+function queryChainCapped(call: TSESTree.CallExpression): boolean {
+  for (let current: TSESTree.Node = call; current.type === AST_NODE_TYPES.CallExpression;) {
+    if (capped(current)) return true;
+    const callee = skipTransparent(current.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) break;
+    const method = staticPropertyName(callee);
+    if (method !== null && CAP_METHODS.has(method)) return true;
+    current = skipTransparent(callee.object);
+  }
+  return false;
+}
+
+/** An options argument with a page bound, or with a spread the file cannot see into (it may hold one). */
+function capped(call: TSESTree.CallExpression): boolean {
+  return call.arguments.some((arg) => {
+    const expr = skipTransparent(arg);
+    if (expr.type !== AST_NODE_TYPES.ObjectExpression) return false;
+    if (expr.properties.some((p) => p.type === AST_NODE_TYPES.SpreadElement)) return true;
+    return CAP_OPTIONS.some((name) => findObjectProperty(expr, name) !== null);
+  });
+}
+
+/** Methods that hand out one connection, transaction or query runner: what runs on it queues. */
+const SINGLE_HANDLE_METHODS: ReadonlySet<string> = new Set(['connect', 'getConnection', 'createQueryRunner', 'transaction', 'startTransaction', 'reserve']);
+/** Methods whose callback receives one transaction or connection (`knex.transaction(async (trx) => …)`). */
+const HANDLE_CALLBACK_METHODS: ReadonlySet<string> = new Set(['transaction', '$transaction', 'begin', 'withTransaction', 'connection']);
+const SINGLE_CONNECTIONS: readonly { module: string; export: string }[] = [
+  { module: 'pg', export: 'Client' }, { module: 'mysql2', export: 'createConnection' }, { module: 'mysql2/promise', export: 'createConnection' },
+  { module: 'mysql', export: 'createConnection' }, { module: 'better-sqlite3', export: 'default' },
+];
+
+/**
+ * Every call the mapper waits on goes through one transaction, connection or query runner:
+ * `{ transaction }` options, `queryRunner.query(…)`, a knex `trx`, one pg client. The driver
+ * runs one statement at a time on it, so the calls queue instead of bursting downstream.
+ */
+export function isSerializedWork(sourceCode: Services, work: TSESTree.Node): boolean {
+  const fn = skipTransparent(work);
+  const calls: TSESTree.CallExpression[] = [];
+  let other = false;
+  const collect = (node: TSESTree.Node): void => {
+    const expr = skipTransparent(node.type === AST_NODE_TYPES.AwaitExpression ? node.argument : node);
+    if (expr.type === AST_NODE_TYPES.CallExpression) calls.push(expr);
+    else if (expr.type !== AST_NODE_TYPES.Identifier && expr.type !== AST_NODE_TYPES.Literal && expr.type !== AST_NODE_TYPES.ObjectExpression) other = true;
+  };
+  if (!isFunctionNode(fn)) {
+    collect(fn);
+  } else {
+    if (fn.body.type !== AST_NODE_TYPES.BlockStatement) collect(fn.body);
+    walk(fn.body, sourceCode.visitorKeys, (node) => {
+      if (isFunctionNode(node)) return false;
+      if (node.type === AST_NODE_TYPES.AwaitExpression) collect(node.argument);
+      if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument && fn.async) {
+        const arg = skipTransparent(node.argument);
+        if (arg.type === AST_NODE_TYPES.CallExpression) calls.push(arg);
+      }
+      return undefined;
+    });
+  }
+  return !other && calls.length > 0 && calls.every((call) => throughOneHandle(sourceCode, call));
+}
+
+function throughOneHandle(sourceCode: Services, call: TSESTree.CallExpression): boolean {
+  // Sequelize and friends: `Model.create(values, { transaction })`.
+  if (call.arguments.some((a) => { const e = skipTransparent(a); return e.type === AST_NODE_TYPES.ObjectExpression && findObjectProperty(e, 'transaction') !== null; })) return true;
+  let root: TSESTree.Node = skipTransparent(call.callee);
+  while (root.type === AST_NODE_TYPES.MemberExpression || root.type === AST_NODE_TYPES.CallExpression) {
+    root = skipTransparent(root.type === AST_NODE_TYPES.MemberExpression ? root.object : root.callee);
+  }
+  if (root.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(sourceCode, root);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!def) return false;
+  if (def.type === 'Parameter') {
+    const owner = def.node as FunctionNode;
+    const host = owner.parent;
+    if (host?.type !== AST_NODE_TYPES.CallExpression || !host.arguments.includes(owner as TSESTree.CallExpressionArgument)) return false;
+    const callee = skipTransparent(host.callee);
+    return callee.type === AST_NODE_TYPES.MemberExpression && HANDLE_CALLBACK_METHODS.has(staticPropertyName(callee) ?? '') && owner.params[0] !== undefined && contains(owner.params[0], def.name);
+  }
+  if (def.type !== 'Variable' || !def.node.init || def.node.parent.kind !== 'const') return false;
+  let init = skipTransparent(def.node.init);
+  if (init.type === AST_NODE_TYPES.AwaitExpression) init = skipTransparent(init.argument);
+  if (init.type === AST_NODE_TYPES.NewExpression || init.type === AST_NODE_TYPES.CallExpression) {
+    const ref = resolveReference(sourceCode, init.callee);
+    if (ref && SINGLE_CONNECTIONS.some((c) => refMatches(ref, c.module, c.export))) return true;
+  }
+  if (init.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = skipTransparent(init.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression && SINGLE_HANDLE_METHODS.has(staticPropertyName(callee) ?? '') &&
+    !init.arguments.some((a) => isFunctionNode(a));
+}

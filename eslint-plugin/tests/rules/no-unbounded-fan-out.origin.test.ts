@@ -1,0 +1,238 @@
+import type { MessageId, Options } from '../../src/rules/no-unbounded-fan-out';
+import rule from '../../src/rules/no-unbounded-fan-out';
+import type { InvalidTestCase, ValidTestCase } from '@typescript-eslint/rule-tester';
+import { createRecommendedRuleTester, createRuleTester, fixture } from '../ruleTester';
+
+// The folder declares neither p-map nor p-limit, so no case carries suggestions.
+const NONE = fixture('fan-out/none/batch.ts');
+
+const report = (line: number, column = 9): InvalidTestCase<MessageId, Options>['errors'][number] =>
+  ({ messageId: 'unboundedFanOut', line, column, suggestions: [] });
+
+// --- collections whose size comes from data: reported under both presets ---
+const fromData: InvalidTestCase<MessageId, Options>[] = [
+  {
+    // pg rows, destructured
+    code: `import { Pool } from 'pg';
+import { send } from './mail';
+const pool = new Pool();
+export async function run() {
+  const { rows } = await pool.query('select * from users');
+  await Promise.all(rows.map((r) => send(r.email)));
+}`,
+    errors: [report(6)],
+  },
+  {
+    // a fetch response body, through a filter
+    code: `import { notify } from './notify';
+export async function run(url: string) {
+  const users = await (await fetch(url)).json();
+  await Promise.all(users.filter((u) => u.active).map((u) => notify(u)));
+}`,
+    errors: [report(4)],
+  },
+  {
+    // axios \`.data\`
+    code: `import axios from 'axios';
+import { notify } from './notify';
+export async function run(url: string) {
+  const res = await axios.get(url);
+  await Promise.all(res.data.items.map((item) => notify(item)));
+}`,
+    errors: [report(5)],
+  },
+  {
+    // a directory listing
+    code: `import { readdir } from 'node:fs/promises';
+import { upload } from './s3';
+export async function run(dir: string) {
+  const files = await readdir(dir);
+  await Promise.all(files.map((f) => upload(f)));
+}`,
+    errors: [report(5)],
+  },
+  {
+    // a request body in an express route
+    code: `import express from 'express';
+import { send } from './mail';
+const app = express();
+app.post('/invite', async (req, res) => {
+  await Promise.all(req.body.emails.map((e) => send(e)));
+  res.end();
+});`,
+    errors: [report(5)],
+  },
+  {
+    // prisma findMany without a page bound
+    code: `import { PrismaClient } from '@prisma/client';
+import { send } from './mail';
+const prisma = new PrismaClient();
+export async function run(teamId: string) {
+  const users = await prisma.user.findMany({ where: { teamId } });
+  await Promise.all(users.map((u) => send(u.email)));
+}`,
+    errors: [report(6)],
+  },
+  {
+    // a helper whose only same-file caller passes rows
+    code: `import { Pool } from 'pg';
+import { send } from './mail';
+const pool = new Pool();
+async function notifyAll(users: { email: string }[]) {
+  await Promise.all(users.map((u) => send(u.email)));
+}
+export async function run() {
+  const result = await pool.query('select * from users');
+  await notifyAll(result.rows);
+}`,
+    errors: [report(5)],
+  },
+  {
+    // ids pushed one per row
+    code: `import { Pool } from 'pg';
+import { purge } from './cdn';
+const pool = new Pool();
+export async function run() {
+  const { rows } = await pool.query('select id from pages');
+  const ids: string[] = [];
+  for (const row of rows) ids.push(row.id);
+  await Promise.all(ids.map((id) => purge(id)));
+}`,
+    errors: [report(8)],
+  },
+  {
+    // a queue message
+    code: `import { Worker } from 'bullmq';
+import { send } from './mail';
+export const worker = new Worker('digest', async (job) => {
+  await Promise.all(job.data.recipients.map((r) => send(r)));
+});`,
+    errors: [report(4)],
+  },
+  {
+    // nested: only the outer level, over the rows, is reported
+    code: `import { Pool } from 'pg';
+import { upload } from './s3';
+const pool = new Pool();
+export async function run() {
+  const { rows } = await pool.query('select * from albums');
+  await Promise.all(rows.map((album) => Promise.all(album.photos.map((p) => upload(p)))));
+}`,
+    errors: [report(6)],
+  },
+];
+
+// --- bounded, serialized or of unknown origin: recommended is quiet ---
+const quietInRecommended: (ValidTestCase<Options> | string)[] = [
+  // Unknown origin: a parameter nobody in this file passes (strict reports it).
+  `import { upload } from './s3';
+export async function run(files: string[]) {
+  await Promise.all(files.map((f) => upload(f)));
+}`,
+  // A variable named like rows, from a helper of unknown origin: names decide nothing.
+  `import { getRows } from './db';
+import { send } from './mail';
+export async function run() {
+  const rows = await getRows();
+  await Promise.all(rows.map((r) => send(r)));
+}`,
+  // A local function called fetch is not the HTTP client.
+  `import { load } from './cache';
+const fetch = async (key: string) => [key];
+export async function run() {
+  const keys = await fetch('k');
+  await Promise.all(keys.map((k) => load(k)));
+}`,
+  // A helper whose callers pass data and something else: the size is not known to come from data.
+  `import { Pool } from 'pg';
+import { send } from './mail';
+const pool = new Pool();
+async function notifyAll(users: { email: string }[]) {
+  await Promise.all(users.map((u) => send(u.email)));
+}
+export async function run(extra: { email: string }[]) {
+  const { rows } = await pool.query('select * from users');
+  await notifyAll(rows);
+  await notifyAll(extra);
+}`,
+  // A helper whose callers pass hand-written lists.
+  `import { warm } from './cache';
+async function warmAll(keys: string[]) {
+  await Promise.all(keys.map((k) => warm(k)));
+}
+export async function start() {
+  await warmAll(['users', 'teams']);
+}`,
+];
+
+// --- bounded by construction or serialized: quiet under both presets ---
+const quietInBoth: (ValidTestCase<Options> | string)[] = [
+  // A page capped by \`.limit(n)\`.
+  `import knex from 'knex';
+import { send } from './mail';
+const db = knex({ client: 'pg' });
+export async function run(teamId: string) {
+  const users = await db('users').where({ teamId }).limit(50);
+  await Promise.all(users.map((u) => send(u.email)));
+}`,
+  // \`take: n\`.
+  `import { PrismaClient } from '@prisma/client';
+import { send } from './mail';
+const prisma = new PrismaClient();
+export async function run() {
+  const users = await prisma.user.findMany({ take: 25 });
+  await Promise.all(users.map((u) => send(u.email)));
+}`,
+  // Pagination options spread into the query: the page size is in there.
+  `import { Model } from 'sequelize';
+import { present } from './presenters';
+class Revision extends Model {}
+export async function list(where: object, pagination: { limit: number; offset: number }) {
+  const revisions = await Revision.findAll({ where, ...pagination });
+  return Promise.all(revisions.map((r) => present(r)));
+}`,
+  // Every update runs in one sequelize transaction: the statements queue on its connection.
+  `import { Pool } from 'pg';
+import { User } from './models';
+const pool = new Pool();
+export async function run(sequelize: { transaction(fn: (t: unknown) => Promise<unknown>): Promise<unknown> }) {
+  const { rows } = await pool.query('select id from users');
+  await sequelize.transaction(async (transaction) => {
+    await Promise.all(rows.map((r) => User.update({ seen: true }, { where: { id: r.id }, transaction })));
+  });
+}`,
+  // One pg client checked out of the pool: its queries run one at a time.
+  `import { Pool } from 'pg';
+const pool = new Pool();
+export async function run() {
+  const { rows } = await pool.query('select id from jobs');
+  const client = await pool.connect();
+  await Promise.all(rows.map((r) => client.query('update jobs set done = true where id = $1', [r.id])));
+  client.release();
+}`,
+  // A knex transaction callback.
+  `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function copy() {
+  const rows = await db('staging');
+  await db.transaction(async (trx) => {
+    await Promise.all(rows.map((r) => trx('live').insert(r)));
+  });
+}`,
+];
+
+createRecommendedRuleTester().run('no-unbounded-fan-out (recommended, by origin)', rule, {
+  valid: [...quietInRecommended, ...quietInBoth].map((c) => (typeof c === 'string' ? { code: c, filename: NONE } : { filename: NONE, ...c })),
+  invalid: fromData.map((c) => ({ filename: NONE, ...c })),
+});
+
+createRuleTester().run('no-unbounded-fan-out (strict, by origin)', rule, {
+  valid: quietInBoth.map((c) => (typeof c === 'string' ? { code: c, filename: NONE } : { filename: NONE, ...c })),
+  invalid: [
+    ...fromData.map((c) => ({ filename: NONE, ...c })),
+    // Strict also reports what recommended leaves out for an unknown origin.
+    { code: quietInRecommended[0] as string, filename: NONE, errors: [report(3)] },
+    { code: quietInRecommended[1] as string, filename: NONE, errors: [report(5)] },
+    { code: quietInRecommended[3] as string, filename: NONE, errors: [report(5)] },
+  ],
+});
