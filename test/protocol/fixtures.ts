@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { repoRoot } from './harness';
 
 /** One hazard per rule, each on a known line (1-based in comments). */
-export const HAZARDS_TS = `import { readFileSync } from 'node:fs';
+export const HAZARDS_TS = `import { readFileSync } from 'node:fs'; import { readdir } from 'node:fs/promises';
 import { Mutex } from 'async-mutex';
 
 const lock = new Mutex();
@@ -27,8 +27,8 @@ export async function update(): Promise<void> {
   release();
 }
 
-export async function all(ids: string[]): Promise<void> {
-  await Promise.all(ids.map((id) => load(id))); // line 23: no-unbounded-fan-out
+export async function all(dir: string): Promise<void> {
+  await Promise.all((await readdir(dir)).map((id) => load(id))); // line 23: no-unbounded-fan-out (a listing: data-sized)
 }
 `;
 

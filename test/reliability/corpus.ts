@@ -82,6 +82,8 @@ function configFor(file: string, program?: ts.Program): Linter.Config[] {
       plugins: { 'async-hazards': plugin as unknown as NonNullable<Linter.Config['plugins']>[string] },
       languageOptions: languageOptions(file, program),
       linterOptions: { reportUnusedDisableDirectives: 'off' },
+      // The strict preset runs every code path a rule has; recommended only leaves some reports out.
+      settings: { 'async-hazards': { preset: 'strict' } },
       rules,
     },
   ];
