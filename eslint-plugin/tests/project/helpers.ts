@@ -4,8 +4,21 @@ import * as path from 'node:path';
 import { after } from 'node:test';
 import { fixture } from '../ruleTester';
 
-/** The multi-file workspace most project tests ask about. */
-export const APP = fixture('project/app');
+/**
+ * The multi-file workspace most project tests ask about, laid out in a temporary folder: the
+ * packages it has "installed" are kept in `fixtures/project/installed/` (a repository tracks no
+ * `node_modules`) and copied into its `node_modules/` here.
+ */
+export const APP = layOutApp();
+
+function layOutApp(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'async-hazards-project-'));
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const dir = path.join(root, 'app');
+  fs.cpSync(fixture('project/app'), dir, { recursive: true });
+  fs.cpSync(fixture('project/installed'), path.join(dir, 'node_modules'), { recursive: true });
+  return fs.realpathSync(dir);
+}
 
 export function app(relative: string): string {
   return path.join(APP, relative);
