@@ -2,6 +2,7 @@
 // without a build) over files nobody here wrote, untyped and, where a package ships a tsconfig,
 // typed; applies every autofix and every suggestion on its own and re-parses the result.
 // A rule that throws is a crash; a file that does not parse in the first place is only counted.
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Linter } from 'eslint';
@@ -297,4 +298,20 @@ export function formatStats(stats: SweepStats, seconds: number): string {
     ...stats.crashes.slice(0, 20).map((c) => `  [${c.mode}] ${path.relative(repoRoot, c.file)}: ${c.message.split('\n').slice(0, 6).join('\n    ')}`),
   ];
   return lines.join('\n');
+}
+
+/** Runs a sweep worker (`node <args>`) and parses the JSON it prints; a non-zero exit rejects, named `what`. */
+export function runJsonChild<T>(args: readonly string[], what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`${what} exited with ${code}`));
+      else resolve(JSON.parse(out) as T);
+    });
+  });
 }

@@ -5,14 +5,15 @@
 // imports of uninstalled packages stay unresolved (their types are `any`), and the report says how
 // many imports did resolve. One worker process per corpus; exits 1 on a crash or a broken fix.
 //   node --import tsx test/reliability/sweep-ts.ts [--dir /work/corpora] [--corpus name] [--workers N] [--untyped-only]
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { builtinModules } from 'node:module';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as ts from 'typescript';
 import type { SweepStats } from './corpus';
-import { EXTENSIONS, countLines, emptyStats, formatStats, lintOne, mergeStats, noteSlow, packageProgram, repoRoot, sweepFile } from './corpus';
+import {
+  EXTENSIONS, countLines, emptyStats, formatStats, lintOne, mergeStats, noteSlow, packageProgram, repoRoot, runJsonChild, sweepFile,
+} from './corpus';
 
 export interface CorpusEntry {
   name: string;
@@ -187,19 +188,8 @@ function sweepCorpus(root: string, entry: CorpusEntry, typed: boolean): CorpusRe
 }
 
 function runWorker(dir: string, name: string, typed: boolean): Promise<CorpusResult> {
-  return new Promise((resolve, reject) => {
-    const args = ['--max-old-space-size=6144', '--import', 'tsx', __filename, '--dir', dir, '--worker', name, ...(typed ? [] : ['--untyped-only'])];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`sweep of ${name} exited with ${code}`));
-      else resolve(JSON.parse(out) as CorpusResult);
-    });
-  });
+  const args = ['--max-old-space-size=6144', '--import', 'tsx', __filename, '--dir', dir, '--worker', name, ...(typed ? [] : ['--untyped-only'])];
+  return runJsonChild<CorpusResult>(args, `sweep of ${name}`);
 }
 
 function formatCoverage(coverage: ImportCoverage | undefined): string {

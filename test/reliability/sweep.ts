@@ -4,12 +4,13 @@
 // The work is split by package across worker processes (one per core, at most 4) and the parent
 // adds up their counts. Exits 1 on any rule crash or any fix/suggestion that does not re-parse.
 //   node --import tsx test/reliability/sweep.ts [--workers N] [--limit N]
-import { spawn } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SweepStats } from './corpus';
-import { emptyStats, formatStats, hasTsconfig, listCorpus, mergeStats, packageOf, packageProgram, repoRoot, sweepFile } from './corpus';
+import {
+  emptyStats, formatStats, hasTsconfig, listCorpus, mergeStats, packageOf, packageProgram, repoRoot, runJsonChild, sweepFile,
+} from './corpus';
 
 const { values } = parseArgs({
   options: {
@@ -54,19 +55,8 @@ function runShard(shard: number, shards: number): SweepStats {
 }
 
 function runWorker(shard: number, shards: number): Promise<SweepStats> {
-  return new Promise((resolve, reject) => {
-    const args = ['--import', 'tsx', __filename, '--shard', `${shard}/${shards}`, ...(values.limit ? ['--limit', values.limit] : [])];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`sweep shard ${shard} exited with ${code}`));
-      else resolve(JSON.parse(out) as SweepStats);
-    });
-  });
+  const args = ['--import', 'tsx', __filename, '--shard', `${shard}/${shards}`, ...(values.limit ? ['--limit', values.limit] : [])];
+  return runJsonChild<SweepStats>(args, `sweep shard ${shard}`);
 }
 
 async function main(): Promise<void> {
@@ -80,7 +70,6 @@ async function main(): Promise<void> {
   }
   const started = Date.now();
   const shards = Math.max(1, Number(values.workers));
-  // eslint-disable-next-line async-hazards/no-unbounded-fan-out -- one process per worker, and workers are few (default: cores, at most 4)
   const results = await Promise.all(Array.from({ length: shards }, (_, shard) => runWorker(shard, shards)));
   const total = emptyStats();
   for (const result of results) mergeStats(total, result);

@@ -147,11 +147,10 @@ function endsProcess(sourceCode: Services, fn: FunctionNode): boolean {
   walk(fn.body, sourceCode.visitorKeys, (node) => {
     if (ends) return false;
     if (node.type === AST_NODE_TYPES.ThrowStatement) ends = true;
-    if (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.MemberExpression &&
-      skipTransparent(node.callee.object).type === AST_NODE_TYPES.Identifier &&
-      (skipTransparent(node.callee.object) as TSESTree.Identifier).name === 'process' &&
-      ['exit', 'abort', 'kill'].includes(staticPropertyName(node.callee) ?? '')) {
-      ends = true;
+    if (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.MemberExpression) {
+      const object = skipTransparent(node.callee.object);
+      const method = staticPropertyName(node.callee) ?? '';
+      if (object.type === AST_NODE_TYPES.Identifier && object.name === 'process' && ['exit', 'abort', 'kill'].includes(method)) ends = true;
     }
     return !ends;
   });
