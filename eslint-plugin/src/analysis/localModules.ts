@@ -111,8 +111,8 @@ function exportFrom(from: string, specifier: string, refPath: readonly string[],
   if (named) return { value: named, rest };
   // `export default { pool }` / `module.exports = { pool }` read as `db.pool`.
   const object = defaultExport(sourceCode);
-  const property = object ? objectProperty(object, first) : null;
-  return property ? { value: { sourceCode, node: property, file: target }, rest } : null;
+  const property = object ? objectProperty(sourceCode, target, object, first, hops) : null;
+  return property ? { value: property, rest } : null;
 }
 
 /** The resolved file for a relative or aliased import, when it is one of the project's sources. */
@@ -191,20 +191,30 @@ function exportsPath(node: TSESTree.Node): string[] | null {
   return base && base.length === 0 ? [name] : null;
 }
 
-/** `{ pool, query: run }` → the value of `name`. */
-function objectProperty(node: TSESTree.Node, name: string): TSESTree.Node | null {
+/**
+ * `{ pool, query: run }` → the value of `name`; `{ ...require('./sleep') }`, the CommonJS barrel,
+ * is followed into the spread module.
+ */
+function objectProperty(sourceCode: Services, file: string, node: TSESTree.Node, name: string, hops: number): LocalValue | null {
   const expr = skipTransparent(node);
   if (expr.type !== AST_NODE_TYPES.ObjectExpression) return null;
-  let found: TSESTree.Node | null = null;
+  let found: LocalValue | null = null;
   for (const prop of expr.properties) {
-    if (prop.type !== AST_NODE_TYPES.Property || prop.kind !== 'init') continue;
+    if (prop.type === AST_NODE_TYPES.SpreadElement) {
+      const spread = skipTransparent(prop.argument);
+      const source = spread.type === AST_NODE_TYPES.CallExpression && spread.callee.type === AST_NODE_TYPES.Identifier &&
+        spread.callee.name === 'require' && spread.arguments[0]?.type === AST_NODE_TYPES.Literal ? spread.arguments[0].value : null;
+      const through = typeof source === 'string' ? exportFrom(file, source, [name], hops + 1) : null;
+      if (through && through.rest.length === 0) found = through.value;
+      continue;
+    }
+    if (prop.kind !== 'init') continue;
     const key = !prop.computed && prop.key.type === AST_NODE_TYPES.Identifier ? prop.key.name
       : prop.key.type === AST_NODE_TYPES.Literal && typeof prop.key.value === 'string' ? prop.key.value : null;
-    if (key === name) found = prop.value;
+    if (key === name) found = { sourceCode, node: prop.value, file };
   }
   return found;
 }
-
 /** Barrels (`index.ts` re-exporting `./db`) are looked through this many levels for the early exits below. */
 const REACH_DEPTH = 2;
 const MAX_REACHED = 40;

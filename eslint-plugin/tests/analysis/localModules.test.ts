@@ -12,6 +12,7 @@ write(path.join(root, 'lock.ts'), "import { Mutex } from 'async-mutex';\nexport 
 write(path.join(root, 'index.ts'), "export * from './lock';\nexport { pool as db } from './db';\n");
 write(path.join(root, 'app.ts'), "import { lock, db, makeLock } from './index';\nimport whole from './lock';\nimport type { Nothing } from './types';\nexport {};\n");
 write(path.join(root, 'types.ts'), "import { Queue } from 'bullmq';\nexport type Nothing = Queue;\n");
+write(path.join(root, 'utils.js'), "module.exports = { ...require('./db'), local: 2 };\n");
 write(path.join(root, 'broken.ts'), 'export const = ;\n');
 
 function exported(file: string, module: string, ...refPath: string[]): string | null {
@@ -32,6 +33,8 @@ describe('localExport', () => {
     assert.equal(exported('app.ts', './index', 'db'), 'db.js:pool');
     assert.equal(exported('app.ts', './db', 'pool', 'connect'), 'db.js:pool +connect');
     assert.equal(exported('app.ts', './db', 'other'), 'db.js:1');
+    assert.equal(exported('app.ts', './utils', 'pool'), 'db.js:pool');
+    assert.equal(exported('app.ts', './utils', 'local'), 'utils.js:2');
     assert.match(exported('app.ts', './lock', 'makeLock') ?? '', /^lock\.ts:function makeLock/);
   });
 
