@@ -6,8 +6,10 @@
 // Default collection: ../corpora/realset next to the repository. Lints `files/` with the built
 // CLI (`npm run build` first) and matches each finding to a label of the same rule and file within
 // two lines. A finding on a near-miss line is a false positive; a finding on an unlabelled line is
-// counted apart (`unjudged`): the labels are not exhaustive, so those need a blind look (--list
-// prints them) before they count either way.
+// counted apart: the labels are not exhaustive, so those need a blind look (--list prints them)
+// before they count either way. Blind verdicts on such lines go in the collection's `judged.json`
+// (`{ rule, file, line, verdict: 'TP' | 'debatable' | 'FP' }`): TP and FP then count as such, and
+// debatable ones count on neither side; what is still unjudged is shown apart.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -30,6 +32,8 @@ if (!existsSync(CLI)) {
 }
 
 const labels = JSON.parse(readFileSync(path.join(dir, 'labels.json'), 'utf8'));
+const judgedFile = path.join(dir, 'judged.json');
+const judged = existsSync(judgedFile) ? JSON.parse(readFileSync(judgedFile, 'utf8')) : [];
 const filesDir = path.join(dir, 'files');
 let out;
 try {
@@ -61,27 +65,31 @@ for (const rule of rules) {
   for (const h of hazards) if (!found.includes(h)) missed.push(h);
   let tp = 0;
   let fp = 0;
+  let debatable = 0;
+  let other = 0;
   for (const f of mine) {
-    if (hazards.some((h) => near(f, h))) tp++;
-    else if (nearMisses.some((n) => near(f, n))) fp++;
-    else unjudged.push(f);
+    const verdict = judged.find((j) => j.rule === f.rule && j.file === f.file && j.line === f.line)?.verdict;
+    if (hazards.some((h) => near(f, h)) || verdict === 'TP') tp++;
+    else if (nearMisses.some((n) => near(f, n)) || verdict === 'FP') fp++;
+    else if (verdict === 'debatable') debatable++;
+    else {
+      other++;
+      unjudged.push(f);
+    }
   }
-  const other = mine.length - tp - fp;
-  rows.push({ rule, hazards: hazards.length, found: found.length, tp, fp, unjudged: other });
+  rows.push({ rule, hazards: hazards.length, found: found.length, tp, fp, debatable, unjudged: other });
 }
 const pct = (n, d) => (d === 0 ? '   —' : (n / d).toFixed(2));
 console.log(`${strict ? 'strict' : 'recommended'} on ${dir} (${labels.length} labels, ${findings.length} findings)`);
-console.log('rule                        hazards found recall   tp   fp unjudged precision(labelled) precision(unjudged=fp)');
-let sum = { hazards: 0, found: 0, tp: 0, fp: 0, unjudged: 0 };
+console.log('rule                        hazards found recall   tp   fp debatable unjudged precision precision(unjudged=fp)');
+const line = (r) =>
+  `${r.rule.padEnd(27)} ${String(r.hazards).padStart(7)} ${String(r.found).padStart(5)} ${pct(r.found, r.hazards).padStart(6)} ${String(r.tp).padStart(4)} ${String(r.fp).padStart(4)} ${String(r.debatable).padStart(9)} ${String(r.unjudged).padStart(8)} ${pct(r.tp, r.tp + r.fp).padStart(9)} ${pct(r.tp, r.tp + r.fp + r.unjudged).padStart(22)}`;
+const sum = { rule: 'all', hazards: 0, found: 0, tp: 0, fp: 0, debatable: 0, unjudged: 0 };
 for (const r of rows) {
-  console.log(
-    `${r.rule.padEnd(27)} ${String(r.hazards).padStart(7)} ${String(r.found).padStart(5)} ${pct(r.found, r.hazards).padStart(6)} ${String(r.tp).padStart(4)} ${String(r.fp).padStart(4)} ${String(r.unjudged).padStart(8)} ${pct(r.tp, r.tp + r.fp).padStart(19)} ${pct(r.tp, r.tp + r.fp + r.unjudged).padStart(22)}`,
-  );
-  for (const k of Object.keys(sum)) sum[k] += r[k];
+  console.log(line(r));
+  for (const k of Object.keys(sum)) if (k !== 'rule') sum[k] += r[k];
 }
-console.log(
-  `${'all'.padEnd(27)} ${String(sum.hazards).padStart(7)} ${String(sum.found).padStart(5)} ${pct(sum.found, sum.hazards).padStart(6)} ${String(sum.tp).padStart(4)} ${String(sum.fp).padStart(4)} ${String(sum.unjudged).padStart(8)} ${pct(sum.tp, sum.tp + sum.fp).padStart(19)} ${pct(sum.tp, sum.tp + sum.fp + sum.unjudged).padStart(22)}`,
-);
+console.log(line(sum));
 if (args.includes('--list')) {
   console.log('\nmissed hazards:');
   for (const h of missed) console.log(`  ${h.rule} ${h.file}:${h.line}  ${h.why}`);
