@@ -145,11 +145,11 @@ function globToRegExp(glob) {
   return new RegExp(`^${re}(?:/.*)?$`);
 }
 
-function getInstructions(repo) {
+function getInstructions(repo, missing) {
   const [owner, name] = repo.repository.split('/');
   const excludes = (repo.archiveExclude ?? []).map((p) => ` ':!${p}'`).join('');
   return [
-    `  ${repo.name}: ${repo.repository} at ${repo.commit}, expected in ${repo.dir}`,
+    `  ${repo.name}: get ${repo.repository} at ${repo.commit} into ${repo.dir} (${missing.join(', ')} not found):`,
     `    mkdir -p ${repo.dir} && cd ${repo.dir} && git init -q && git fetch -q --depth 1 https://github.com/${owner}/${name} ${repo.commit} \\`,
     `      && git archive FETCH_HEAD -- .${excludes} | tar -x && rm -rf .git \\`,
     `      && find . -name 'eslint.config.*' -not -path '*/node_modules/*' -delete`,
@@ -166,7 +166,7 @@ async function checkCopies(repos) {
     const missing = [];
     for (const sub of repo.subpaths) if (!(await exists(path.join(repo.dir, sub)))) missing.push(sub);
     if (missing.length > 0) {
-      problems.push(`missing copy (${missing.join(', ')} not found):\n${getInstructions(repo)}`);
+      problems.push(getInstructions(repo, missing));
       continue;
     }
     const configs = await findConfigs(repo);
