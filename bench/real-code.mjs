@@ -256,12 +256,12 @@ async function lintRepo(repo, files, preset, cli) {
   const reports = JSON.parse(await readFile(out, 'utf8'));
   await rm(out, { force: true });
   const findings = [];
-  let parseErrors = 0;
+  const unparsed = [];
   for (const report of reports) {
     const file = path.relative(repo.dir, report.filePath).split(path.sep).join('/');
     for (const m of report.messages) {
       if (m.fatal || !m.ruleId) {
-        parseErrors++;
+        unparsed.push(`${file}:${m.line} ${m.message}`);
         continue;
       }
       const rule = m.ruleId.replace(/^async-hazards\//, '');
@@ -282,7 +282,7 @@ async function lintRepo(repo, files, preset, cli) {
   // The CLI's closing summary: one line per crashed rule, with how many files it crashed on.
   let crashes = 0;
   for (const m of stderr.matchAll(/^async-hazards: \S+ crashed on (\d+) files? \(/gm)) crashes += Number(m[1]);
-  return { findings, parseErrors, crashes, seconds };
+  return { findings, unparsed, crashes, seconds };
 }
 
 /** Runs tasks with at most `jobs` at once, in order of the list. */
@@ -337,7 +337,7 @@ async function lintAll(repos, opts) {
     const s = summary[i];
     const byRule = Object.fromEntries(RULES.map((r) => [r, 0]));
     for (const f of result.findings) byRule[f.rule] = (byRule[f.rule] ?? 0) + 1;
-    s.presets[preset] = { byRule, parseErrors: result.parseErrors, crashes: result.crashes, seconds: Number(result.seconds.toFixed(1)) };
+    s.presets[preset] = { byRule, unparsed: result.unparsed, crashes: result.crashes, seconds: Number(result.seconds.toFixed(1)) };
     for (const f of result.findings) findings.push({ ...f, preset });
   }
   return { summary, findings };
@@ -376,6 +376,7 @@ function printSummary(result) {
       for (const r of RULES) total[r] += p.byRule[r];
       seconds += p.seconds;
       if (p.parseErrors) notes.push(`${s.name}: ${p.parseErrors} files did not parse`);
+      if (p.unparsed?.length) notes.push(`${s.name}: ${p.unparsed.length} files did not parse (${p.unparsed.slice(0, 3).join('; ')}${p.unparsed.length > 3 ? '; …' : ''})`);
       if (p.crashes) notes.push(`${s.name}: a rule crashed on ${p.crashes} files (its findings there are missing)`);
     }
     const all = RULES.reduce((n, r) => n + total[r], 0);
