@@ -448,19 +448,26 @@ function drawSample(findings, n, random) {
 
 const LANG = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' };
 
-/** The innermost function around a line, from the start of its declaration (method name, `const f =`). */
-function enclosingFunction(text, file, line) {
+/**
+ * The innermost function that starts before the finding and ends after it, shown from the start of
+ * its declaration (method name, `const f =`). A callback that is itself the finding, or that starts
+ * later on its line (a fan-out's mapper), is not its enclosing function.
+ */
+function enclosingFunction(text, file, line, column) {
   let ast;
   try {
     ast = parse(text, { loc: true, range: true, jsx: !/\.[mc]?ts$/.test(file), comment: false });
   } catch {
-    return null;
+    return undefined;
   }
+  // ESLint columns count from 1, ESTree's from 0.
+  const at = { line, column: column - 1 };
+  const before = (a, b) => a.line < b.line || (a.line === b.line && a.column < b.column);
   let best = null;
   const visit = (node, holder) => {
     if (!node || typeof node.type !== 'string' || !node.loc) return;
-    if (node.loc.start.line > line || node.loc.end.line < line) return;
-    if (/^(?:FunctionDeclaration|FunctionExpression|ArrowFunctionExpression)$/.test(node.type)) {
+    if (before(at, node.loc.start) || before(node.loc.end, at)) return;
+    if (/^(?:FunctionDeclaration|FunctionExpression|ArrowFunctionExpression)$/.test(node.type) && before(node.loc.start, at)) {
       const shown = holder && /^(?:MethodDefinition|Property|PropertyDefinition|VariableDeclarator)$/.test(holder.type) ? holder : node;
       best = { start: shown.loc.start.line, end: node.loc.end.line };
     }
@@ -512,7 +519,7 @@ async function writePackets(result, repos, opts) {
         const lang = LANG[path.extname(f.file)] ?? 'js';
         parts.push(`## ${id}`, '', `- repository: ${repo.repository} @ ${repo.commit}`, `- file: ${f.file}`, `- line: ${f.line}, column ${f.column}`, '');
         parts.push(`\`\`\`${lang}`, excerpt(lines, from, to, f.line), '```', '');
-        const fn = enclosingFunction(text, f.file, f.line);
+        const fn = enclosingFunction(text, f.file, f.line, f.column);
         if (fn && fn.end - fn.start + 1 <= MAX_FUNCTION_LINES) {
           if (fn.start >= from && fn.end <= to) {
             parts.push(`The enclosing function (lines ${fn.start}–${fn.end}) is all inside the excerpt.`, '');
@@ -520,9 +527,9 @@ async function writePackets(result, repos, opts) {
             parts.push(`Enclosing function, lines ${fn.start}–${fn.end}:`, '', `\`\`\`${lang}`, excerpt(lines, fn.start, fn.end, f.line), '```', '');
           }
         } else if (fn) {
-          parts.push(`The enclosing function (lines ${fn.start}–${fn.end}) is longer than ${MAX_FUNCTION_LINES} lines; open the file for more.`, '');
+          parts.push(`The enclosing function (lines ${fn.start}–${fn.end}) is longer than ${MAX_FUNCTION_LINES} lines; it starts:`, '', `\`\`\`${lang}`, excerpt(lines, fn.start, fn.start, f.line), '```', '');
         } else {
-          parts.push('The line is at module level (or the file did not parse here).', '');
+          parts.push(fn === null ? 'The line is at module level.' : 'The file did not parse here; no enclosing function shown.', '');
         }
         key.findings[id] = { rule, messageId: f.messageId, message: f.message, repo: f.repo, repository: repo.repository, commit: repo.commit, file: f.file, line: f.line, column: f.column, ...(f.context ? { context: f.context } : {}) };
         template[id] = { verdict: '', reason: '' };
