@@ -349,7 +349,7 @@ const fmtRate = (x) => (x === 0 ? '0' : x < 10 ? x.toFixed(2) : x.toFixed(1));
 function printSummary(result) {
   const { summary } = result;
   const out = [];
-  out.push(`product ${result.product}, CLI ${result.cli}`);
+  out.push(`product ${result.product}, CLI ${result.cli}${result.seconds ? `, ${result.seconds} s wall${result.load ? ` (load average ${result.load.join(', ')} at the end)` : ''}` : ''}`);
   out.push('');
   out.push('| repository | commit | sub-paths | files | lines | generated, left out |');
   out.push('|---|---|---|---:|---:|---:|');
@@ -637,7 +637,7 @@ async function main() {
     const product = await productCommit();
     const started = performance.now();
     const linted = await lintAll(repos, opts);
-    result = { product, cli: path.relative(ROOT, opts.cli) || opts.cli, date: new Date().toISOString(), seconds: Math.round((performance.now() - started) / 1000), ...linted };
+    result = { product, cli: path.relative(ROOT, opts.cli) || opts.cli, date: new Date().toISOString(), seconds: Math.round((performance.now() - started) / 1000), load: os.loadavg().map((x) => Number(x.toFixed(1))), ...linted };
     if (!opts.count) {
       const file = opts.results ?? path.join(path.dirname(opts.repos), 'results', `${product}.json`);
       await mkdir(path.dirname(file), { recursive: true });
