@@ -24,7 +24,7 @@ export interface CliOptions {
   suppressRules: string[];
   pruneSuppressions: boolean;
   suppressionsLocation: string;
-  /** `--concurrency`: worker threads (`auto`: one per core), or `off` for the main thread only. */
+  /** `--concurrency`: how many threads lint (`auto`: one per core), or `off` for the main thread only. */
   concurrency: 'auto' | 'off' | number;
   /** `--shard i/n`: lint only the files whose path hashes to shard i of n. */
   shard: Shard | null;
@@ -179,8 +179,9 @@ Options:
   --suppress-rule <id>         Record current errors of one rule (repeatable)
   --prune-suppressions         Drop suppressions that no longer match anything
   --suppressions-location <f>  Suppressions file (default async-hazards-suppressions.json)
-  --concurrency <auto|off|n>   Lint on n worker threads; auto (default): one per core, at most one
-                               per file; off (or 1): on the main thread only. Same report either way
+  --concurrency <auto|off|n>   Lint on n threads, the main one and n-1 workers; auto (default): one
+                               per core, at most one per 50 files; off or 1: the main thread only.
+                               The report is the same either way
   --shard <i>/<n>              Lint only shard i of n (for CI machines in parallel): files are
                                assigned by a hash of their path, so shards 1..n together lint every
                                file once. --max-warnings counts the shard's warnings only

@@ -11,7 +11,7 @@ import { ResultCache, hash } from './cache';
 import { format } from './formatters';
 import type { FileOutcome, LintJob, LinterSetup, NoticeRecord } from './lintFile';
 import { createFileLinter } from './lintFile';
-import { partitionedQueues, runInWorkers, sharedQueue, workerCount } from './pool';
+import { partitionedQueues, runOnThreads, sharedQueue, threadCount } from './pool';
 import type { FileReport } from './report';
 import { countMessages } from './report';
 import { inShard } from './shard';
@@ -91,16 +91,16 @@ async function lint(options: CliOptions): Promise<number> {
     }
   };
   progress?.(0);
-  const workers = workerCount(options.concurrency, files.length);
-  if (workers === 0) {
-    const fileLinter = createFileLinter(setup, fix);
+  const threads = threadCount(options.concurrency, files.length);
+  const fileLinter = createFileLinter(setup, fix);
+  if (threads === 1) {
     for (const job of jobs) receive(await fileLinter.lint(job));
-    fileLinter.dispose();
   } else {
     const projects = new ProjectFileFinder();
-    const source = options.typeAware ? partitionedQueues(jobs, workers, (file) => projects.find(file) ?? '') : sharedQueue(jobs, workers);
-    await runInWorkers({ linter: setup, fix }, source, jobs.length, receive);
+    const source = options.typeAware ? partitionedQueues(jobs, threads, (file) => projects.find(file) ?? '') : sharedQueue(jobs, threads);
+    await runOnThreads(fileLinter, { linter: setup, fix }, source, jobs.length, receive);
   }
+  fileLinter.dispose();
   if (progress) process.stderr.write('\r\u001b[K');
   await cache?.save();
 

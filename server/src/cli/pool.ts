@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { FileOutcome, LintJob, LinterSetup } from './lintFile';
+import type { FileLinter, FileOutcome, LintJob, LinterSetup } from './lintFile';
 
 /** What a worker is started with (plain data: it is cloned into the thread). */
 export interface WorkerSetup {
@@ -23,41 +23,63 @@ function startWorker(setup: WorkerSetup): Worker {
   const code = `require(${JSON.stringify(resolve('tsx/cjs'))});\nrequire(${JSON.stringify(path.join(__dirname, 'worker.ts'))});\n`;
   return new Worker(code, { eval: true, workerData: setup });
 }
-/** Files sent ahead to each worker, so it never waits for the main thread between two files. */
-const IN_FLIGHT = 2;
+/**
+ * Files sent ahead to each worker, so it never waits for the main thread, which lints too and
+ * takes outcomes only between two of its own files.
+ */
+const IN_FLIGHT = 4;
+/**
+ * `auto` starts another thread for every this many files at most: a thread costs about a second
+ * of CPU to start (its own copy of the bundle, compiled and warmed up again), which a small run
+ * never wins back.
+ */
+export const AUTO_FILES_PER_THREAD = 50;
 
-/** How many worker threads to lint `fileCount` files on; 0 means on the main thread. */
-export function workerCount(concurrency: 'auto' | 'off' | number, fileCount: number): number {
-  const wanted = concurrency === 'off' ? 1 : concurrency === 'auto' ? os.availableParallelism() : concurrency;
-  const count = Math.min(wanted, fileCount);
-  return count > 1 ? count : 0;
+/**
+ * How many threads lint `fileCount` files, the main thread being one of them; 1 means the main
+ * thread alone, as with `off`.
+ */
+export function threadCount(concurrency: 'auto' | 'off' | number, fileCount: number): number {
+  if (concurrency === 'off') return 1;
+  const cap = concurrency === 'auto' ? Math.ceil(fileCount / AUTO_FILES_PER_THREAD) : fileCount;
+  const wanted = concurrency === 'auto' ? os.availableParallelism() : concurrency;
+  return Math.max(1, Math.min(wanted, cap));
 }
 
-/** Where each worker takes its next file from. */
+/** Where each lane (0: the main thread, 1…: the workers) takes its next file from. */
 export interface JobSource {
-  readonly workers: number;
-  next(worker: number): LintJob | undefined;
+  readonly lanes: number;
+  next(lane: number): LintJob | undefined;
   /** Jobs a stopped worker had been sent but not finished, to be sent again. */
-  giveBack(worker: number, jobs: readonly LintJob[]): void;
+  giveBack(lane: number, jobs: readonly LintJob[]): void;
 }
 
-/** One queue for all workers, in file order: whoever is free takes the next file. */
-export function sharedQueue(jobs: readonly LintJob[], workers: number): JobSource {
+/**
+ * One queue for all lanes, in file order: whoever is free takes the next few consecutive files.
+ * Neighbouring files import the same modules, which each thread's project layer parses once, so
+ * runs of neighbours keep that work from being done on every thread.
+ */
+export function sharedQueue(jobs: readonly LintJob[], lanes: number): JobSource {
   const queue = [...jobs];
+  const run = Math.max(1, Math.min(16, Math.floor(jobs.length / (lanes * 16))));
+  const taken: LintJob[][] = Array.from({ length: lanes }, () => []);
   return {
-    workers,
-    next: () => queue.shift(),
-    giveBack: (_worker, back) => queue.unshift(...back),
+    lanes,
+    next: (lane) => {
+      const own = taken[lane] as LintJob[];
+      if (own.length === 0) own.push(...queue.splice(0, run));
+      return own.shift();
+    },
+    giveBack: (_lane, back) => queue.unshift(...back),
   };
 }
 
 /**
- * Type-aware: a worker builds a TypeScript program for each tsconfig it meets, so files are
- * grouped by tsconfig and each group goes to as few workers as its size calls for (a group
- * holding half the files is split in two, one small group stays whole). Each worker's files stay
- * in file order.
+ * Type-aware: a thread builds a TypeScript program for each tsconfig it meets, so files are
+ * grouped by tsconfig and each group goes to as few lanes as its size calls for (a group holding
+ * half the files is split in two, one small group stays whole). Each lane's files stay in file order.
  */
-export function partitionedQueues(jobs: readonly LintJob[], workers: number, groupOf: (filePath: string) => string): JobSource {
+export function partitionedQueues(jobs: readonly LintJob[], lanes: number, groupOf: (filePath: string) => string): JobSource {
   const groups = new Map<string, LintJob[]>();
   for (const job of jobs) {
     const key = groupOf(job.filePath);
@@ -67,33 +89,34 @@ export function partitionedQueues(jobs: readonly LintJob[], workers: number, gro
   }
   const chunks: LintJob[][] = [];
   for (const group of groups.values()) {
-    const parts = Math.min(group.length, Math.max(1, Math.round((group.length * workers) / jobs.length)));
+    const parts = Math.min(group.length, Math.max(1, Math.round((group.length * lanes) / jobs.length)));
     const size = Math.ceil(group.length / parts);
     for (let start = 0; start < group.length; start += size) chunks.push(group.slice(start, start + size));
   }
-  // Largest first, each to the least loaded worker: near-even loads without splitting groups further.
+  // Largest first, each to the least loaded lane: near-even loads without splitting groups further.
   chunks.sort((a, b) => b.length - a.length || (a[0]?.index ?? 0) - (b[0]?.index ?? 0));
-  const queues: LintJob[][] = Array.from({ length: Math.min(workers, chunks.length) }, () => []);
+  const queues: LintJob[][] = Array.from({ length: Math.min(lanes, chunks.length) }, () => []);
   for (const chunk of chunks) {
     const lightest = queues.reduce((best, queue) => (queue.length < best.length ? queue : best));
     lightest.push(...chunk);
   }
   for (const queue of queues) queue.sort((a, b) => a.index - b.index);
   return {
-    workers: queues.length,
-    next: (worker) => queues[worker]?.shift(),
-    giveBack: (worker, back) => queues[worker]?.unshift(...back),
+    lanes: queues.length,
+    next: (lane) => queues[lane]?.shift(),
+    giveBack: (lane, back) => queues[lane]?.unshift(...back),
   };
 }
 
 /**
- * Lints every job of `source` on worker threads and hands each outcome to `onOutcome` as it
- * arrives (in no particular order). A throw from `onOutcome` stops every worker and rejects. A
- * worker that dies (a crash in native code, out of memory) costs only the file it was linting,
- * which is reported as an internal error; a fresh worker takes over its other files. A worker
- * dying before any file was finished means workers cannot run here: the run fails.
+ * Lints every job of `source`: lane 0 on the main thread with `local`, the other lanes on worker
+ * threads. Each outcome goes to `onOutcome` as it arrives (in no particular order); a throw from
+ * it stops every worker and rejects. A worker that dies (a crash in native code, out of memory)
+ * costs only the file it was linting, which is reported as an internal error; a fresh worker
+ * takes over its other files. A worker dying before any worker finished a file means workers
+ * cannot run here: the run fails.
  */
-export function runInWorkers(setup: WorkerSetup, source: JobSource, total: number, onOutcome: (outcome: FileOutcome) => void): Promise<void> {
+export function runOnThreads(local: FileLinter, setup: WorkerSetup, source: JobSource, total: number, onOutcome: (outcome: FileOutcome) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     let remaining = total;
     let linted = 0;
@@ -117,13 +140,13 @@ export function runInWorkers(setup: WorkerSetup, source: JobSource, total: numbe
       if (--remaining === 0) finish();
     };
 
-    const start = (slot: number): void => {
+    const start = (lane: number): void => {
       const worker = startWorker(setup);
       live.add(worker);
       const inFlight: LintJob[] = [];
       const feed = (): void => {
         while (inFlight.length < IN_FLIGHT) {
-          const job = source.next(slot);
+          const job = source.next(lane);
           if (!job) return;
           inFlight.push(job);
           worker.postMessage(job);
@@ -143,22 +166,36 @@ export function runInWorkers(setup: WorkerSetup, source: JobSource, total: numbe
       const stopped = (reason: string): void => {
         if (finished || !live.delete(worker)) return;
         void worker.terminate();
-        // Before any file was done, by any worker: the thread itself cannot start here.
         if (linted === 0) {
           finish(new Error(`a lint worker stopped before linting a file: ${reason}`));
           return;
         }
         const [lost, ...rest] = inFlight;
-        source.giveBack(slot, rest);
+        source.giveBack(lane, rest);
         if (lost) settle(lostOutcome(lost, reason));
-        if (!finished) start(slot);
+        if (!finished) start(lane);
       };
       worker.on('error', (error) => stopped(error.stack ?? error.message));
       worker.on('exit', (code) => stopped(`it exited with code ${code}`));
       feed();
     };
-    if (remaining === 0) finish();
-    else for (let slot = 0; slot < source.workers; slot++) start(slot);
+
+    /** Lane 0: between two files the event loop turns, so the workers' outcomes are taken in time. */
+    const lintHere = async (): Promise<void> => {
+      for (let job = source.next(0); job && !finished; job = source.next(0)) {
+        const outcome = await local.lint(job);
+        if (finished) return;
+        settle(outcome);
+        await new Promise<void>((resolveTurn) => setImmediate(resolveTurn));
+      }
+    };
+
+    if (remaining === 0) {
+      finish();
+      return;
+    }
+    for (let lane = 1; lane < source.lanes; lane++) start(lane);
+    lintHere().catch(finish);
   });
 }
 
