@@ -350,6 +350,9 @@ describe('--concurrency', () => {
       assert.equal(threads.stdout, off.stdout, format);
       assert.equal(threads.stderr, off.stderr, format);
     }
+    const dry = (concurrency: string): string => run(['src/', '--format', 'json', '--fix-dry-run', '--concurrency', concurrency], dir).stdout;
+    assert.match(dry('off'), /"output":/);
+    assert.equal(dry('2'), dry('off'), '--fix-dry-run');
     const off = json(['src/', '--concurrency', 'off'], dir);
     assert.ok(off.reports.length > 8 && byRule(off.reports).size >= 5, 'a fixture with many files and findings');
     assert.match(off.stderr, /^async-hazards: warning: skipped src\/blob\.ts: the file looks binary$/m);
@@ -451,13 +454,16 @@ describe('--shard', () => {
 describe('persisted files', () => {
   it('the cache and the suppressions file are complete JSON and no temp file is left', () => {
     const dir = scratch({}, true);
-    assert.equal(run(['src/', '--cache', '--suppress-all'], dir).status, 0);
+    const fresh = json(['src/', '--concurrency', 'off'], dir);
+    assert.equal(run(['src/', '--cache', '--suppress-all', '--concurrency', '2'], dir).status, 0);
     const cache = JSON.parse(fs.readFileSync(path.join(dir, '.async-hazards-cache'), 'utf8')) as { files: Record<string, unknown> };
     assert.ok(Object.keys(cache.files).length > 5);
     const recorded = JSON.parse(fs.readFileSync(path.join(dir, 'async-hazards-suppressions.json'), 'utf8')) as Record<string, unknown>;
     assert.ok(recorded['src/worker.ts']);
+    // Cached findings, taken on threads, are the findings.
+    assert.deepEqual(json(['src/', '--cache', '--concurrency', '2', '--suppressions-location', 'none.json'], dir).reports, fresh.reports);
     // A second run rewrites both over the existing files.
-    assert.equal(run(['src/', '--cache', '--prune-suppressions'], dir).status, 0);
+    assert.equal(run(['src/', '--cache', '--prune-suppressions', '--concurrency', '2'], dir).status, 0);
     JSON.parse(fs.readFileSync(path.join(dir, 'async-hazards-suppressions.json'), 'utf8'));
     assert.deepEqual(fs.readdirSync(dir).filter((name) => name.endsWith('.tmp')), []);
   });
