@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import type { LintMessage } from '../lint';
+import { writeFileAtomic } from './atomic';
 
 interface CacheFile {
   key: string;
@@ -31,18 +32,19 @@ export class ResultCache {
     return cache;
   }
 
-  get(filePath: string, text: string): LintMessage[] | undefined {
-    const entry = this.data.files[filePath];
-    return entry && entry.hash === hash(text) ? entry.messages : undefined;
+  /** What is cached for a file: the hash of the text it was linted as, and the findings. */
+  entry(filePath: string): { hash: string; messages: LintMessage[] } | undefined {
+    return this.data.files[filePath];
   }
 
-  set(filePath: string, text: string, messages: LintMessage[]): void {
-    this.data.files[filePath] = { hash: hash(text), messages };
+  /** `textHash` is `hash()` of the text that gave `messages`. */
+  set(filePath: string, textHash: string, messages: LintMessage[]): void {
+    this.data.files[filePath] = { hash: textHash, messages };
     this.dirty = true;
   }
 
   async save(): Promise<void> {
-    if (this.dirty) await fs.writeFile(this.location, JSON.stringify(this.data));
+    if (this.dirty) await writeFileAtomic(this.location, JSON.stringify(this.data));
   }
 }
 
