@@ -19,6 +19,8 @@ const DEFAULT_CLI = path.join(ROOT, 'server', 'dist', 'cli.js');
 
 const RULES = ['release-in-finally', 'no-sleep-holding-permit', 'no-blocking-in-async', 'no-orphaned-promise', 'no-unbounded-fan-out'];
 const PRESETS = ['recommended', 'strict'];
+/** What `--sample` draws from: a preset's findings, or those strict reports and recommended does not. */
+const SAMPLE_POOLS = ['recommended', 'strict', 'strict-only'];
 
 /**
  * What a reviewer is told about each rule: the hazard, not the rule's reasoning. Neutral on
@@ -58,15 +60,17 @@ const USAGE = `Usage: node bench/real-code.mjs [options]
   --results <file>     where the run's findings go (default: <list dir>/results/<commit>.json)
   --reuse <file>       read findings from an earlier run instead of linting
   --count              only count files and lines
-  --sample <n> --seed <s> [--out <dir>] [--batch <k>]
-                       blind audit packets: n recommended findings per rule, k per packet file
-                       (default 10), into <list dir>/audit-<seed>/ ; the key goes next to it
+  --sample <n> --seed <s> [--from <pool>] [--out <dir>] [--batch <k>]
+                       blind audit packets: n findings per rule, k per packet file (default 10),
+                       into <list dir>/audit-<seed>/ ; the key goes next to it. The pool is
+                       recommended (default), strict, or strict-only (what strict adds; the
+                       packets then go to audit-<seed>-strict-only/)
   --score <verdicts.json> [--key <key.json>]
                        per-rule real / debatable / noise from the reviewers' verdicts
 `;
 
 function parseArgs(argv) {
-  const opts = { repos: process.env.ASYNC_HAZARDS_REAL_CODE ?? DEFAULT_LIST, cli: DEFAULT_CLI, only: null, presets: PRESETS, jobs: 1, batch: 10 };
+  const opts = { repos: process.env.ASYNC_HAZARDS_REAL_CODE ?? DEFAULT_LIST, cli: DEFAULT_CLI, only: null, presets: PRESETS, jobs: 1, batch: 10, from: 'recommended' };
   const value = (i) => {
     const v = argv[i + 1];
     if (v === undefined) throw new Error(`${argv[i]} needs a value`);
@@ -92,6 +96,11 @@ function parseArgs(argv) {
       case '--sample': opts.sample = positive(flag, value(i)); i++; break;
       case '--seed': opts.seed = value(i); i++; break;
       case '--out': opts.out = path.resolve(value(i)); i++; break;
+      case '--from': {
+        opts.from = value(i); i++;
+        if (!SAMPLE_POOLS.includes(opts.from)) throw new Error(`--from: ${SAMPLE_POOLS.join(', ')}, not ${opts.from}`);
+        break;
+      }
       case '--batch': opts.batch = positive(flag, value(i)); i++; break;
       case '--score': opts.score = path.resolve(value(i)); i++; break;
       case '--key': opts.key = path.resolve(value(i)); i++; break;
@@ -490,19 +499,27 @@ function excerpt(lines, from, to, marked) {
 
 async function writePackets(result, repos, opts) {
   const random = makeRandom(String(opts.seed));
-  const recommended = result.findings.filter((f) => f.preset === 'recommended');
+  const where = (f) => `${f.repo}/${f.file}:${f.line}:${f.column}:${f.rule}`;
+  const inRecommended = new Set(result.findings.filter((f) => f.preset === 'recommended').map(where));
+  const drawable =
+    opts.from === 'strict-only'
+      ? result.findings.filter((f) => f.preset === 'strict' && !inRecommended.has(where(f)))
+      : result.findings.filter((f) => f.preset === opts.from);
+  if (!result.findings.some((f) => f.preset === (opts.from === 'recommended' ? 'recommended' : 'strict'))) {
+    throw new Error(`the run has no ${opts.from === 'recommended' ? 'recommended' : 'strict'} findings to sample (see --preset)`);
+  }
   const dirOf = new Map(repos.map((r) => [r.name, r]));
-  const outDir = opts.out ?? path.join(path.dirname(opts.repos), `audit-${opts.seed}`);
+  const outDir = opts.out ?? path.join(path.dirname(opts.repos), `audit-${opts.seed}${opts.from === 'recommended' ? '' : `-${opts.from}`}`);
   const keyFile = opts.key ?? `${outDir}.key.json`;
   if (outDir.startsWith(ROOT + path.sep)) throw new Error('audit packets stay outside the repository');
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
-  const key = { seed: String(opts.seed), perRule: opts.sample, product: result.product, created: new Date().toISOString(), findings: {} };
+  const key = { seed: String(opts.seed), pool: opts.from, perRule: opts.sample, product: result.product, created: new Date().toISOString(), findings: {} };
   const template = {};
   const index = [];
   let batchNo = 0;
   for (const rule of RULES) {
-    const candidates = recommended.filter((f) => f.rule === rule).sort((a, b) => `${a.repo}/${a.file}:${a.line}:${a.column}`.localeCompare(`${b.repo}/${b.file}:${b.line}:${b.column}`));
+    const candidates = drawable.filter((f) => f.rule === rule).sort((a, b) => `${a.repo}/${a.file}:${a.line}:${a.column}`.localeCompare(`${b.repo}/${b.file}:${b.line}:${b.column}`));
     if (candidates.length === 0) continue;
     const sample = shuffle(drawSample(candidates, opts.sample, random), random);
     for (let start = 0; start < sample.length; start += opts.batch) {
@@ -589,7 +606,7 @@ async function score(opts) {
     table.set(k.rule, row);
   }
   const unjudged = Object.keys(key.findings).filter((id) => !seen.has(id));
-  const out = [`seed ${key.seed}, product ${key.product}, ${seen.size} of ${Object.keys(key.findings).length} findings judged`, ''];
+  const out = [`seed ${key.seed}, ${key.pool ?? 'recommended'} findings, product ${key.product}, ${seen.size} of ${Object.keys(key.findings).length} findings judged`, ''];
   out.push('| rule | judged | repositories | real | debatable | noise |', '|---|---:|---:|---:|---:|---:|');
   const pct = (x, n) => `${x} (${Math.round((100 * x) / n)} %)`;
   const total = { TP: 0, debatable: 0, FP: 0, repos: new Set() };
