@@ -126,7 +126,7 @@ describe('re-linting open files when a module they import changes (push)', () =>
 
   it('a module created on disk republishes the open file whose import it now satisfies, and only that file', async () => {
     const from = harness.notifications.length;
-    fs.writeFileSync(file('late.ts'), 'export function later(): number {\n  return 3;\n}\n');
+    await fs.promises.writeFile(file('late.ts'), 'export function later(): number {\n  return 3;\n}\n');
     await harness.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(file('late.ts')), type: 1 }] });
     const user = uriOf(file('late-user.ts'));
     const published = await harness.waitForNotification<PublishDiagnosticsParams>(PUBLISH, (p) => p.uri === user, undefined, from);
@@ -137,7 +137,7 @@ describe('re-linting open files when a module they import changes (push)', () =>
 
   it('a change on disk to a module open in the editor changes nothing: its unsaved text is what importers read', async () => {
     const from = harness.notifications.length;
-    fs.writeFileSync(file('shared.ts'), SHARED.replace('return 1;', 'return 99;'));
+    await fs.promises.writeFile(file('shared.ts'), SHARED.replace('return 1;', 'return 99;'));
     await harness.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(file('shared.ts')), type: 2 }] });
     await roundTrip();
     for (const name of [...IMPORTERS, 'shared']) assert.equal(lintsSince(uriOf(file(`${name}.ts`)), from), 0, name);

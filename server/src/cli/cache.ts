@@ -1,20 +1,33 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
+import type { FileRead } from 'eslint-plugin-async-hazards/project';
+import { isReadCurrent } from 'eslint-plugin-async-hazards/project';
 import type { LintMessage } from '../lint';
+
+interface CacheEntry {
+  hash: string;
+  messages: LintMessage[];
+  /** What the lint read besides the file itself: imported modules, manifests, installed packages. */
+  reads: FileRead[];
+}
 
 interface CacheFile {
   key: string;
-  files: Record<string, { hash: string; messages: LintMessage[] }>;
+  files: Record<string, CacheEntry>;
 }
 
 /**
- * Results keyed by file content. The whole cache is keyed by everything else that decides a result
- * (plugin version, CLI rule flags, type-aware mode, the config file's content), so a change to any
- * of them starts a fresh cache.
+ * Results keyed by file content and by every other file the lint read (the project layer's read
+ * log: each imported module, package.json and installed package manifest with its hash, and each
+ * path the resolver found missing). The whole cache is keyed by everything else that decides a
+ * result (plugin version, CLI rule flags, type-aware mode, the config file's content), so a change
+ * to any of them starts a fresh cache.
  */
 export class ResultCache {
   private data: CacheFile;
   private dirty = false;
+  /** Whether a read still holds, asked once per run however many files recorded it. */
+  private readonly current = new Map<string, boolean>();
 
   private constructor(private readonly location: string, key: string) {
     this.data = { key, files: {} };
@@ -33,16 +46,24 @@ export class ResultCache {
 
   get(filePath: string, text: string): LintMessage[] | undefined {
     const entry = this.data.files[filePath];
-    return entry && entry.hash === hash(text) ? entry.messages : undefined;
+    if (!entry || entry.hash !== hash(text) || !Array.isArray(entry.reads)) return undefined;
+    return entry.reads.every((read) => this.holds(read)) ? entry.messages : undefined;
   }
 
-  set(filePath: string, text: string, messages: LintMessage[]): void {
-    this.data.files[filePath] = { hash: hash(text), messages };
+  set(filePath: string, text: string, messages: LintMessage[], reads: readonly FileRead[]): void {
+    this.data.files[filePath] = { hash: hash(text), messages, reads: reads.filter((read) => read.path !== filePath) };
     this.dirty = true;
   }
 
   async save(): Promise<void> {
     if (this.dirty) await fs.writeFile(this.location, JSON.stringify(this.data));
+  }
+
+  private holds(read: FileRead): boolean {
+    const key = `${read.path}\0${read.state}`;
+    let holds = this.current.get(key);
+    if (holds === undefined) this.current.set(key, (holds = typeof read.path === 'string' && typeof read.state === 'string' && isReadCurrent(read)));
+    return holds;
   }
 }
 

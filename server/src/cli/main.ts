@@ -175,7 +175,7 @@ async function lintFile(
   }
   for (const ruleId of result.crashedRules) crashes.set(ruleId, [...(crashes.get(ruleId) ?? []), filePath]);
   messages = messages.map((m) => ({ ...m }));
-  if (result.crashedRules.length === 0 && !result.skipped) cache?.set(filePath, text, messages);
+  if (result.crashedRules.length === 0 && !result.skipped) cache?.set(filePath, text, messages, result.reads);
   return countMessages({
     filePath,
     messages,
