@@ -51,6 +51,7 @@ import type { EvidenceLocation } from 'eslint-plugin-async-hazards/evidence';
 import { clearEvidence, getEvidence } from 'eslint-plugin-async-hazards/evidence';
 import plugin from 'eslint-plugin-async-hazards';
 import type { FileRead } from 'eslint-plugin-async-hazards/project';
+import * as projectLayer from 'eslint-plugin-async-hazards/project';
 import { importsOf, invalidate as invalidateProjectFiles, setOverlay, withReadLog } from 'eslint-plugin-async-hazards/project';
 import type { Preset, RuleName, RuleSeverities, TypeAwareMode } from './settings';
 import { DEFAULT_SETTINGS, RULE_NAMES } from './settings';
@@ -592,12 +593,16 @@ function withoutRules(config: Linter.Config[], ruleIds: readonly string[]): Lint
 
 /**
  * Test hook: `ASYNC_HAZARDS_TEST_PLUGIN` names a CommonJS module whose export replaces the bundled
- * plugin, so tests of the built CLI and server can run a rule that throws. Never set in use.
+ * plugin, so tests of the built CLI and server can run a rule that throws. An export that is a
+ * function is called with the bundled project layer and returns the plugin: a stand-in rule then
+ * reads modules through the same overlays and read log as the bundled rules. Never set in use.
  */
 function testPlugin(): PluginLike | undefined {
   const file = process.env.ASYNC_HAZARDS_TEST_PLUGIN;
+  if (!file) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module named at run time
-  return file ? (require(file) as PluginLike) : undefined;
+  const loaded = require(file) as PluginLike | ((project: typeof projectLayer) => PluginLike);
+  return typeof loaded === 'function' ? loaded(projectLayer) : loaded;
 }
 
 function emptyResult(filePath: string): LintResult {

@@ -57,9 +57,13 @@ describe('re-linting open files when a module they import changes (push)', () =>
     return harness.notifications.slice(from).filter((n) => n.method === StatusNotification.method && (n.params as StatusParams).state === 'ready' && (n.params as StatusParams).uri === uri).length;
   }
 
-  /** A request the server answers after every message sent before it: what it was doing is done. */
-  async function roundTrip(): Promise<void> {
-    await harness.request('textDocument/hover', { textDocument: { uri: uriOf(file('other.ts')) }, position: { line: 0, character: 0 } });
+  /**
+   * Pulls each file's diagnostics (the server answers pulls in push mode too): the answer waits
+   * for a lint under way and its push, and a file whose result was dropped is linted (and
+   * counted) now, so "not linted again" is checked, not assumed.
+   */
+  async function settled(names: readonly string[]): Promise<void> {
+    for (const name of names) await harness.diagnostics(uriOf(file(`${name}.ts`)));
   }
 
   it("an unsaved edit republishes every open importer at that importer's own version, and no other file", async () => {
@@ -72,7 +76,7 @@ describe('re-linting open files when a module they import changes (push)', () =>
       assert.deepEqual(published.diagnostics.map((d) => [d.code, d.range.start.line]), [['async-hazards/no-orphaned-promise', 4]]);
       assert.equal(lintsSince(uri, from), 1);
     }
-    await roundTrip();
+    await settled(['other', ...IMPORTERS]);
     const other = uriOf(file('other.ts'));
     assert.equal(harness.notifications.slice(from).filter((n) => n.method === PUBLISH && (n.params as PublishDiagnosticsParams).uri === other).length, 0);
     assert.equal(lintsSince(other, from), 0);
@@ -85,15 +89,13 @@ describe('re-linting open files when a module they import changes (push)', () =>
     for (let i = 0; i < EDITS; i++) await harness.replace(shared, SHARED.replace('return 1;', `return ${10 + i};`));
     const last = harness.version(shared);
     await harness.waitForNotification<PublishDiagnosticsParams>(PUBLISH, (p) => p.uri === shared && p.version === last, undefined, from);
-    const settled = harness.notifications.findIndex((n, i) => i >= from && n.method === PUBLISH && (n.params as PublishDiagnosticsParams).uri === shared && (n.params as PublishDiagnosticsParams).version === last);
-    const counts: number[] = [];
+    const lastPublish = harness.notifications.findIndex((n, i) => i >= from && n.method === PUBLISH && (n.params as PublishDiagnosticsParams).uri === shared && (n.params as PublishDiagnosticsParams).version === last);
     for (const name of IMPORTERS) {
-      const uri = uriOf(file(`${name}.ts`));
       // The edits' order decides: the last edit's own lint comes first, then its importers'.
-      await harness.waitForNotification<PublishDiagnosticsParams>(PUBLISH, (p) => p.uri === uri, undefined, settled);
-      counts.push(lintsSince(uri, from));
+      await harness.waitForNotification<PublishDiagnosticsParams>(PUBLISH, (p) => p.uri === uriOf(file(`${name}.ts`)), undefined, lastPublish);
     }
-    await roundTrip();
+    await settled(['other', ...IMPORTERS]);
+    const counts = IMPORTERS.map((name) => lintsSince(uriOf(file(`${name}.ts`)), from));
     for (const [i, count] of counts.entries()) {
       assert.ok(count >= 1 && count <= EDITS, `${IMPORTERS[i]}.ts was linted ${count} times for ${EDITS} edits`);
     }
@@ -131,7 +133,7 @@ describe('re-linting open files when a module they import changes (push)', () =>
     const user = uriOf(file('late-user.ts'));
     const published = await harness.waitForNotification<PublishDiagnosticsParams>(PUBLISH, (p) => p.uri === user, undefined, from);
     assert.equal(published.version, 1);
-    await roundTrip();
+    await settled([...IMPORTERS, 'other', 'shared']);
     for (const name of [...IMPORTERS, 'other', 'shared']) assert.equal(lintsSince(uriOf(file(`${name}.ts`)), from), 0, `${name}.ts does not read late.ts`);
   });
 
@@ -139,7 +141,7 @@ describe('re-linting open files when a module they import changes (push)', () =>
     const from = harness.notifications.length;
     await fs.promises.writeFile(file('shared.ts'), SHARED.replace('return 1;', 'return 99;'));
     await harness.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(file('shared.ts')), type: 2 }] });
-    await roundTrip();
+    await settled([...IMPORTERS, 'shared']);
     for (const name of [...IMPORTERS, 'shared']) assert.equal(lintsSince(uriOf(file(`${name}.ts`)), from), 0, name);
   });
 });
@@ -170,5 +172,95 @@ describe('re-linting open files when a module they import changes (pull)', () =>
       await harness.shutdown();
       scratch.remove();
     }
+  });
+});
+
+/**
+ * A stand-in for rules that learn what an imported module exports: it reports, on each import, the
+ * names the target module exports, following `export * from` (through the server's own project
+ * layer, handed to it by the lint core's test hook). Its answer for a.ts depends on c.ts, which
+ * a.ts reaches only through b.ts: only the read log can tell the server so.
+ */
+const READING_PLUGIN = `module.exports = (project) => ({
+  meta: { name: 'eslint-plugin-async-hazards' },
+  rules: {
+    'no-orphaned-promise': {
+      meta: { type: 'problem', schema: [], messages: { exports: 'exports: {{names}}' } },
+      create: (context) => ({
+        ImportDeclaration(node) {
+          const names = exportsOf(project, context.filename, node.source.value, 0);
+          context.report({ node, messageId: 'exports', data: { names: names.join(', ') || 'nothing' } });
+        },
+      }),
+    },
+  },
+});
+function exportsOf(project, from, specifier, depth) {
+  const target = project.resolveImport(from, specifier);
+  const module = target.kind === 'file' && depth < 4 ? project.parsedModule(target.path) : null;
+  if (!module) return [];
+  return module.program.body.flatMap((s) => {
+    if (s.type === 'ExportAllDeclaration') return exportsOf(project, module.path, s.source.value, depth + 1);
+    if (s.type === 'ExportNamedDeclaration' && s.declaration && s.declaration.type === 'VariableDeclaration') return s.declaration.declarations.map((d) => d.id.name);
+    return [];
+  });
+}
+`;
+
+describe('an unsaved edit in another open file changes the answer (a rule that reads imported modules)', () => {
+  let harness: LspHarness;
+  let scratch: ReturnType<typeof makeFolder>;
+  const file = (name: string): string => path.join(scratch.dir, 'src', name);
+  const exportsSeen = async (uri: string, from: number): Promise<string[]> => {
+    const p = await harness.waitForNotification<PublishDiagnosticsParams>(PUBLISH, (n) => n.uri === uri, undefined, from);
+    assert.equal(p.version, 1, 'the importer itself is never edited');
+    return p.diagnostics.map((d) => d.message);
+  };
+
+  before(async () => {
+    scratch = makeFolder('dependents-reads', {
+      'reading-plugin.cjs': READING_PLUGIN,
+      'src/a.ts': "import { pool } from './b';\nexport const used = pool;\n",
+      'src/b.ts': "export * from './c';\n",
+      'src/c.ts': 'export const pool = 1;\n',
+      'src/other.ts': "import { x } from './x';\nexport const y = x;\n",
+      'src/x.ts': 'export const x = 1;\n',
+    });
+    ({ harness } = await LspHarness.start({
+      folders: [scratch.dir],
+      settings: { ...BASE_SETTINGS },
+      pull: false,
+      env: { ASYNC_HAZARDS_TEST_PLUGIN: path.join(scratch.dir, 'reading-plugin.cjs') },
+    }));
+  });
+  after(async () => {
+    await harness.shutdown();
+    scratch.remove();
+  });
+
+  it('follows an edit of a module two imports away, a close, and a change on disk', async () => {
+    let from = harness.notifications.length;
+    const a = await harness.open(file('a.ts'));
+    assert.deepEqual(await exportsSeen(a, from), ['exports: pool']);
+    const other = await harness.open(file('other.ts'));
+    const c = await harness.open(file('c.ts'));
+    // Their first lints are done (see `settled` above).
+    await harness.diagnostics(other);
+    await harness.diagnostics(c);
+
+    from = harness.notifications.length;
+    await harness.replace(c, 'export const pool = 1;\nexport const limiter = 2;\n');
+    assert.deepEqual(await exportsSeen(a, from), ['exports: pool, limiter']);
+    await harness.diagnostics(other);
+    assert.equal(harness.notifications.slice(from).filter((n) => n.method === PUBLISH && (n.params as PublishDiagnosticsParams).uri === other).length, 0, 'other.ts read nothing that changed');
+
+    from = harness.notifications.length;
+    await harness.close(c);
+    assert.deepEqual(await exportsSeen(a, from), ['exports: pool'], 'the saved c.ts counts again');
+
+    from = harness.notifications.length;
+    await fs.promises.writeFile(file('c.ts'), 'export const pool = 1;\nexport const queue = 3;\n');
+    await harness.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(file('c.ts')), type: 2 }] });
+    assert.deepEqual(await exportsSeen(a, from), ['exports: pool, queue']);
   });
 });
