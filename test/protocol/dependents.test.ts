@@ -214,7 +214,7 @@ describe('an unsaved edit in another open file changes the answer (a rule that r
   const exportsSeen = async (uri: string, from: number): Promise<string[]> => {
     const p = await harness.waitForNotification<PublishDiagnosticsParams>(PUBLISH, (n) => n.uri === uri, undefined, from);
     assert.equal(p.version, 1, 'the importer itself is never edited');
-    return p.diagnostics.map((d) => d.message);
+    return p.diagnostics.map((d) => (typeof d.message === 'string' ? d.message : d.message.value));
   };
 
   before(async () => {
