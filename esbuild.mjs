@@ -85,11 +85,15 @@ export const targets = [
   },
   {
     // The CLI: its own bundle next to the server's; `--stdio` loads ./server.js from the same folder.
+    // Its lint worker threads start from the second bundle, cli-worker.js, in the same folder.
     name: 'cli',
     options: {
       ...nodeBundle,
-      entryPoints: [path.join(root, 'server/src/cli/index.ts')],
-      outfile: path.join(root, 'server/dist/cli.js'),
+      entryPoints: {
+        cli: path.join(root, 'server/src/cli/index.ts'),
+        'cli-worker': path.join(root, 'server/src/cli/worker.ts'),
+      },
+      outdir: path.join(root, 'server/dist'),
     },
     copy: () => [],
   },

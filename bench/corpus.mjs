@@ -8,10 +8,17 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { APP_DIR, appFiles, ensureAppWorkspace } from './app-workspace.mjs';
 
 const run = promisify(execFile);
 
 export const CORPUS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '.corpus');
+
+/** `BENCH_CORPUS=app`: the generated application workspace (bench/app-workspace.mjs) instead of the packages. */
+const APP = process.env.BENCH_CORPUS === 'app';
+
+/** The folder the rows lint in (cwd, tsconfig root). */
+export const CORPUS_ROOT = APP ? APP_DIR : path.join(CORPUS_DIR, 'node_modules');
 
 /** Async-heavy server code: queues, database drivers, HTTP clients and servers, locks, pools. */
 export const PACKAGES = {
@@ -59,6 +66,7 @@ async function installedVersion(name) {
 }
 
 export async function ensureCorpus(log = console.error) {
+  if (APP) return ensureAppWorkspace();
   await mkdir(CORPUS_DIR, { recursive: true });
   const missing = [];
   for (const [name, version] of Object.entries(PACKAGES)) {
@@ -106,6 +114,7 @@ async function collect(dir, out) {
 
 /** Every linted file of the corpus, with its package and line count. */
 export async function corpusFiles() {
+  if (APP) return appFiles();
   const files = [];
   for (const name of Object.keys(PACKAGES)) {
     const found = [];
@@ -134,7 +143,7 @@ export function describeCorpus(files) {
   }
   const out = [];
   for (const [pkg, row] of byPkg) {
-    out.push(`  ${`${pkg}@${PACKAGES[pkg]}`.padEnd(24)} ${String(row.files).padStart(5)} files ${String(row.lines).padStart(8)} lines`);
+    out.push(`  ${`${pkg}@${PACKAGES[pkg] ?? 'generated'}`.padEnd(24)} ${String(row.files).padStart(5)} files ${String(row.lines).padStart(8)} lines`);
   }
   const lines = files.reduce((n, f) => n + f.lines, 0);
   out.push(`  ${'total'.padEnd(24)} ${String(files.length).padStart(5)} files ${String(lines).padStart(8)} lines`);

@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Linter } from 'eslint';
-import { CORPUS_DIR, corpusFiles, sampleFiles } from './corpus.mjs';
+import { CORPUS_ROOT, corpusFiles, sampleFiles } from './corpus.mjs';
 import { instrumentAnalysis, wrapRules } from './instrument.mjs';
 
 const startCpu = process.cpuUsage();
@@ -15,7 +15,7 @@ const withStats = process.argv.includes('--stats');
 const dumpAt = process.argv.indexOf('--dump');
 const dumpFile = dumpAt > 0 ? process.argv[dumpAt + 1] : null;
 
-const ROOT = path.join(CORPUS_DIR, 'node_modules');
+const ROOT = CORPUS_ROOT;
 const FILES = ['**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}'];
 
 async function configFor(name) {

@@ -4,7 +4,10 @@
 // Prints p50/p95/p99 per file and mode, the ratio to the floor measured in the same run (floor and
 // server requests are interleaved so machine load hits both), time to first diagnostics, and RSS.
 // `1k-declare` is the 1,000-line document with `declare function` helpers and overload signatures
-// called from async code (bodiless callees the call graph must step over). A rule that crashes is
+// called from async code (bodiless callees the call graph must step over). `1k-imports` is a route
+// module whose pool, lock, limiter, sleep and store come from the project's own modules (written
+// next to it), which the rules read and analyse; for it the script also starts a fresh server and
+// times its first diagnostics against the floor's first verify in a fresh process. A rule that crashes is
 // switched off for that file, which would make a row look faster: crashes are counted and printed.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -29,8 +32,8 @@ const EDITS = flag('--edits', 200);
 const RSS_EDITS = flag('--rss-edits', 1000);
 const TYPED = !args.includes('--no-typed');
 const SYNTACTIC = !args.includes('--typed-only');
-const SIZES = args.includes('--sizes') ? args[args.indexOf('--sizes') + 1].split(',') : ['1k', '1k-declare', '5k'];
-const LABELS = { '1k': '1k lines', '1k-declare': '1k lines, declare+overloads', '5k': '5k lines' };
+const SIZES = args.includes('--sizes') ? args[args.indexOf('--sizes') + 1].split(',') : ['1k', '1k-declare', '1k-imports', '5k'];
+const LABELS = { '1k': '1k lines', '1k-declare': '1k lines, declare+overloads', '1k-imports': '1k lines, imports local modules', '5k': '5k lines' };
 
 /** A service-like module: imports, types, classes, async functions, some hazards for the rules to find. */
 function realisticFile(lines) {
@@ -158,6 +161,100 @@ function declaredFile(lines) {
   return out.join('\n') + '\n';
 }
 
+/** The project's own modules `importsFile` uses: a pg pool, a mutex and limiter, a retrying sleep, a JSON store. */
+const LOCAL_MODULES = {
+  'lib/db.ts': [
+    "import { Pool } from 'pg';",
+    '',
+    'export const pool = new Pool({ max: 10 });',
+    '',
+    'export async function query<T>(text: string, params: unknown[] = []): Promise<T[]> {',
+    '  const result = await pool.query(text, params);',
+    '  return result.rows as T[];',
+    '}',
+  ],
+  'lib/lock.ts': ["import { Mutex } from 'async-mutex';", "import pLimit from 'p-limit';", '', 'export const lock = new Mutex();', 'export const limit = pLimit(4);'],
+  'lib/retry.ts': [
+    'export function sleep(ms: number): Promise<void> {',
+    '  return new Promise((resolve) => setTimeout(resolve, ms));',
+    '}',
+    '',
+    'export async function withRetry<T>(task: () => Promise<T>, attempts = 3): Promise<T> {',
+    '  for (let i = 0; ; i++) {',
+    '    try {',
+    '      return await task();',
+    '    } catch (error) {',
+    '      if (i + 1 >= attempts) throw error;',
+    '      await sleep(100 * 2 ** i);',
+    '    }',
+    '  }',
+    '}',
+  ],
+  'lib/store.ts': [
+    "import { readFileSync, writeFileSync } from 'node:fs';",
+    '',
+    'export function load(): Record<string, string> {',
+    "  return JSON.parse(readFileSync('/data/store.json', 'utf8')) as Record<string, string>;",
+    '}',
+    '',
+    'export function save(data: Record<string, string>): void {',
+    "  writeFileSync('/data/store.json', JSON.stringify(data));",
+    '}',
+  ],
+};
+
+/** A service module whose resources all come from the project's own modules. */
+function importsFile(lines) {
+  const head = [
+    "import { pool, query } from './lib/db';",
+    "import { lock, limit } from './lib/lock';",
+    "import { sleep, withRetry } from './lib/retry';",
+    "import { load, save } from './lib/store';",
+    '',
+  ];
+  const block = (i) => [
+    `export interface Order${i} { id: string; items: string[] }`,
+    '',
+    `export async function list${i}(owner: string): Promise<Order${i}[]> {`,
+    `  return query<Order${i}>('select * from orders_${i} where owner = $1', [owner]);`,
+    '}',
+    '',
+    `export async function move${i}(id: string, target: string): Promise<void> {`,
+    '  const client = await pool.connect();',
+    '  try {',
+    `    await client.query('update orders_${i} set parent = $1 where id = $2', [target, id]);`,
+    '  } finally {',
+    '    client.release();',
+    '  }',
+    '}',
+    '',
+    `export async function refresh${i}(owner: string): Promise<number> {`,
+    `  const orders = await list${i}(owner);`,
+    `  const fresh = await Promise.all(orders.slice(0, 20).map((o) => limit(() => withRetry(() => list${i}(o.id)))));`,
+    '  return fresh.length;',
+    '}',
+    '',
+    `export async function reorder${i}(ids: readonly string[], target: string): Promise<void> {`,
+    '  await lock.runExclusive(async () => {',
+    `    for (const id of ids) await move${i}(id, target);`,
+    '  });',
+    `  ${i % 10 === 0 ? 'await sleep(10);' : 'return;'}`,
+    '}',
+    '',
+    `export async function note${i}(id: string, text: string): Promise<string> {`,
+    `  const data = ${i % 10 === 0 ? 'load()' : '{} as Record<string, string>'};`,
+    '  data[id] = text;',
+    `  ${i % 10 === 0 ? 'save(data);' : ''}`,
+    '  return text;',
+    '}',
+    '',
+  ];
+  const out = [...head];
+  for (let i = 0; out.length + block(i).length <= lines; i++) out.push(...block(i));
+  while (out.length < lines) out.push(`// padding ${out.length}`);
+  return out.join('\n') + '\n';
+}
+
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -268,14 +365,19 @@ async function main() {
   const files = {
     '1k': path.join(corpus, 'src', 'service1k.ts'),
     '1k-declare': path.join(corpus, 'src', 'declared1k.ts'),
+    '1k-imports': path.join(corpus, 'src', 'routes1k.ts'),
     '5k': path.join(corpus, 'src', 'service5k.ts'),
   };
-  await fs.promises.mkdir(path.dirname(files['1k']), { recursive: true });
-  const texts = { '1k': realisticFile(1000), '1k-declare': declaredFile(1000), '5k': realisticFile(5000) };
+  await fs.promises.mkdir(path.join(corpus, 'src', 'lib'), { recursive: true });
+  for (const [relative, lines] of Object.entries(LOCAL_MODULES)) {
+    await fs.promises.writeFile(path.join(corpus, 'src', relative), `${lines.join('\n')}\n`);
+  }
+  const texts = { '1k': realisticFile(1000), '1k-declare': declaredFile(1000), '1k-imports': importsFile(1000), '5k': realisticFile(5000) };
   for (const key of Object.keys(files)) await fs.promises.writeFile(files[key], texts[key]);
   await fs.promises.writeFile(path.join(corpus, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', strict: true, noEmit: true, types: [] }, include: ['src'] }));
   process.stdout.write(`async-hazards language server latency: ${EDITS} edits per file, node ${process.version}\n`);
 
+  if (SYNTACTIC && SIZES.includes('1k-imports')) await firstDiagnostics(files['1k-imports'], texts['1k-imports']);
   if (SYNTACTIC) await syntacticRuns(files, texts);
   if (TYPED) {
     const typed = await startServer(corpus, { typeAware: 'auto' });
@@ -283,7 +385,44 @@ async function main() {
     typed.connection.dispose();
     typed.child.kill();
   }
-  process.stdout.write('goals: syntactic p50 ≤ 1.3× and p99 ≤ 3× the floor; type-aware p50 ≤ 3× after warm-up; RSS growth ≤ 10 %\n');
+  process.stdout.write('goals: syntactic p50 ≤ 1.3× and p99 ≤ 3× the floor (1.3× also with local imports); first diagnostics with local imports ≤ 2× the floor; type-aware p50 ≤ 3× after warm-up; RSS growth ≤ 10 %\n');
+}
+
+/**
+ * Opening a document that imports local modules, with nothing cached: a fresh server's time from
+ * didOpen to its diagnostics, against the floor's first verify of the same text in a fresh process.
+ */
+async function firstDiagnostics(file, text) {
+  const rounds = 5;
+  const ours = [];
+  const floor = [];
+  const floorScript = [
+    "const { Linter } = require('eslint');",
+    "const parser = require('@typescript-eslint/parser');",
+    "const text = require('fs').readFileSync(process.argv[1], 'utf8');",
+    'const t = performance.now();',
+    "new Linter().verify(text, [{ files: ['**/*.ts'], languageOptions: { parser }, rules: { 'no-debugger': 'error' } }], process.argv[1]);",
+    'console.log(performance.now() - t);',
+  ].join('\n');
+  for (let n = 0; n < rounds; n++) {
+    const server = await startServer(corpus, { typeAware: 'off' });
+    const uri = pathToFileURL(file).href;
+    const t = performance.now();
+    await server.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text } });
+    await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+    ours.push(performance.now() - t);
+    server.connection.dispose();
+    server.child.kill();
+    const child = spawn(process.execPath, ['-e', floorScript, file], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    await new Promise((resolve) => child.on('close', resolve));
+    floor.push(Number(out.trim()));
+  }
+  const p50 = (xs) => stats(xs).p50;
+  process.stdout.write(
+    `first diagnostics, 1k lines importing local modules, nothing cached (median of ${rounds} fresh starts): server ${ms(p50(ours))} | floor's first verify ${ms(p50(floor))} | ratio ${(p50(ours) / p50(floor)).toFixed(2)}×\n`,
+  );
 }
 
 async function syntacticRuns(files, texts) {

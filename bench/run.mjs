@@ -10,12 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { CORPUS_DIR, corpusFiles, describeCorpus, ensureCorpus, sampleFiles } from './corpus.mjs';
+import { CORPUS_ROOT, corpusFiles, describeCorpus, ensureCorpus, sampleFiles } from './corpus.mjs';
 
 const run = promisify(execFile);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const ROOT = path.join(CORPUS_DIR, 'node_modules');
+const ROOT = CORPUS_ROOT;
 
 const ROWS = {
   a: 'ESLint + @typescript-eslint/parser, no rules',

@@ -1,6 +1,7 @@
 import type { Diagnostic, DiagnosticRelatedInformation, Range, TextEdit } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { pathToFileURL } from 'node:url';
 import type { LintMessage } from './lint';
 import type { DiagnosticData } from './protocol';
 import { DIAGNOSTIC_SOURCE } from './protocol';
@@ -15,7 +16,7 @@ export function toDiagnostic(message: LintMessage, document: TextDocument): Diag
   const href = ruleDocsUrl(message.ruleId);
   const related: DiagnosticRelatedInformation[] = message.evidence.map((e) => ({
     location: {
-      uri: document.uri,
+      uri: e.file ? pathToFileURL(e.file).href : document.uri,
       range: { start: { line: e.line - 1, character: e.column }, end: { line: e.endLine - 1, character: e.endColumn } },
     },
     message: e.message,

@@ -58,6 +58,19 @@ function scratch(files: Record<string, string> = {}, withSamples = false): strin
 
 const HAZARD = `import { readFileSync } from 'node:fs';\nexport async function load(p: string) {\n  return readFileSync(p, 'utf8');\n}\n`;
 
+/** The real plugin with one rule that throws on a marked identifier, through the CLI's test hook; four files trip it. */
+function crashingProject(): string {
+  const crashing = `const plugin = require(${JSON.stringify(path.join(ROOT, 'eslint-plugin', 'dist', 'index.js'))});
+const broken = {
+  ...plugin.rules['no-unbounded-fan-out'],
+  create: () => ({ Identifier(node) { if (node.name === 'explode') throw new Error('rule bug on explode'); } }),
+};
+module.exports = { ...plugin, rules: { ...plugin.rules, 'no-unbounded-fan-out': broken } };
+`;
+  const exploding = 'export const explode = 1;\n';
+  return scratch({ 'crashing-plugin.cjs': crashing, 'src/a.ts': exploding, 'src/b.ts': exploding, 'src/c.ts': exploding, 'src/d.ts': exploding, 'src/hazard.ts': HAZARD });
+}
+
 describe('async-hazards CLI on samples/', () => {
   it('reports every rule and exits 1', () => {
     const { status, reports } = samplesJson();
@@ -357,16 +370,7 @@ describe('errors', () => {
   });
 
   it('a rule that crashes exits 2 with one summary line per rule, and the other rules still report', () => {
-    // The real plugin with one rule that throws on a marked identifier, through the CLI's test hook.
-    const crashing = `const plugin = require(${JSON.stringify(path.join(ROOT, 'eslint-plugin', 'dist', 'index.js'))});
-const broken = {
-  ...plugin.rules['no-unbounded-fan-out'],
-  create: () => ({ Identifier(node) { if (node.name === 'explode') throw new Error('rule bug on explode'); } }),
-};
-module.exports = { ...plugin, rules: { ...plugin.rules, 'no-unbounded-fan-out': broken } };
-`;
-    const exploding = 'export const explode = 1;\n';
-    const dir = scratch({ 'crashing-plugin.cjs': crashing, 'src/a.ts': exploding, 'src/b.ts': exploding, 'src/c.ts': exploding, 'src/d.ts': exploding, 'src/hazard.ts': HAZARD });
+    const dir = crashingProject();
     const result = json(['src'], dir, { ASYNC_HAZARDS_TEST_PLUGIN: path.join(dir, 'crashing-plugin.cjs') });
     assert.equal(result.status, 2, result.stderr);
     assert.equal(byRule(result.reports).get('async-hazards/no-blocking-in-async'), 1);
@@ -375,6 +379,139 @@ module.exports = { ...plugin, rules: { ...plugin.rules, 'no-unbounded-fan-out': 
       'async-hazards: async-hazards/no-unbounded-fan-out crashed on 4 files (src/a.ts, src/b.ts, src/c.ts and 1 more); its findings there are missing. This is a bug in async-hazards; please report it at https://github.com/async-hazards/async-hazards/issues',
     ]);
     assert.match(result.stderr, /rule bug on explode/, 'the first crash is shown with its stack');
+  });
+});
+
+describe('--concurrency', () => {
+  /** samples/ plus a file that is skipped (binary) and one that does not parse: every kind of report. */
+  const mixed = (): string => scratch({ 'src/blob.ts': 'export const a = 1;\u0000\u0000\n', 'src/broken.ts': 'export async function (\n' }, true);
+
+  it('worker threads give byte-identical reports, notices and exit code in every format', () => {
+    const dir = mixed();
+    for (const format of ['json', 'sarif', 'stylish', 'github']) {
+      const off = run(['src/', '--format', format, '--concurrency', 'off'], dir);
+      const threads = run(['src/', '--format', format, '--concurrency', '2'], dir);
+      assert.equal(off.status, 1, off.stderr);
+      assert.equal(threads.status, off.status, format);
+      assert.equal(threads.stdout, off.stdout, format);
+      assert.equal(threads.stderr, off.stderr, format);
+    }
+    const dry = (concurrency: string): string => run(['src/', '--format', 'json', '--fix-dry-run', '--concurrency', concurrency], dir).stdout;
+    assert.match(dry('off'), /"output":/);
+    assert.equal(dry('2'), dry('off'), '--fix-dry-run');
+    const off = json(['src/', '--concurrency', 'off'], dir);
+    assert.ok(off.reports.length > 8 && byRule(off.reports).size >= 5, 'a fixture with many files and findings');
+    assert.match(off.stderr, /^async-hazards: warning: skipped src\/blob\.ts: the file looks binary$/m);
+  });
+
+  it('lints on more than one thread, and on the main thread only with off', () => {
+    // A test plugin whose one rule reports which thread linted the file.
+    const reporting = `const { threadId } = require('node:worker_threads');
+const rule = { meta: { type: 'problem', schema: [], messages: { on: 'thread {{id}}' } }, create: (context) => ({ Program(node) { context.report({ node, messageId: 'on', data: { id: String(threadId) } }); } }) };
+module.exports = { meta: { name: 'eslint-plugin-async-hazards' }, rules: { 'no-orphaned-promise': rule } };
+`;
+    const files: Record<string, string> = { 'thread-plugin.cjs': reporting };
+    for (let i = 0; i < 12; i++) files[`src/f${String(i).padStart(2, '0')}.ts`] = `export const n${i} = ${i};\n`;
+    const dir = scratch(files);
+    const env = { ASYNC_HAZARDS_TEST_PLUGIN: path.join(dir, 'thread-plugin.cjs') };
+    const threads = (concurrency: string): Set<string> => new Set(json(['src', '--concurrency', concurrency], dir, env).reports.flatMap((r) => r.messages.map((m) => m.message)));
+    assert.deepEqual(threads('off'), new Set(['thread 0']));
+    const two = threads('2');
+    assert.equal(two.size, 2, [...two].join());
+    assert.ok(two.has('thread 0'), 'the main thread lints too');
+  });
+
+  it('type-aware runs on workers (files partitioned by tsconfig) report as on one thread', () => {
+    const off = run(['samples/', '--type-aware', '--format', 'json', '--concurrency', 'off']);
+    const threads = run(['samples/', '--type-aware', '--format', 'json', '--concurrency', '2']);
+    assert.equal(off.status, 1, off.stderr);
+    assert.equal(threads.status, off.status);
+    assert.equal(threads.stdout, off.stdout);
+    assert.equal(threads.stderr, off.stderr);
+  });
+
+  it('"no type information" is told once across workers', () => {
+    const dir = scratch({ 'a.ts': HAZARD, 'b.ts': HAZARD, 'c.ts': HAZARD, 'd.ts': HAZARD });
+    const off = json(['.', '--type-aware', '--concurrency', 'off'], dir);
+    const threads = json(['.', '--type-aware', '--concurrency', '2'], dir);
+    const warnings = threads.stderr.split('\n').filter((line) => line.includes('no type information'));
+    assert.deepEqual(warnings, ['async-hazards: warning: no type information for a.ts (no tsconfig.json or jsconfig.json); linting it without types']);
+    assert.equal(threads.stderr, off.stderr);
+    assert.deepEqual(threads.reports, off.reports);
+    assert.equal(byRule(threads.reports).get('async-hazards/no-blocking-in-async'), 4);
+  });
+
+  it('a rule crash is told once, with one summary, across workers', () => {
+    const dir = crashingProject();
+    const env = { ASYNC_HAZARDS_TEST_PLUGIN: path.join(dir, 'crashing-plugin.cjs') };
+    const off = json(['src', '--concurrency', 'off'], dir, env);
+    const threads = json(['src', '--concurrency', '2'], dir, env);
+    assert.equal(threads.status, 2, threads.stderr);
+    assert.equal(threads.stderr.split('rule bug on explode').length - 1, 1, threads.stderr);
+    assert.equal(threads.stderr.split('\n').filter((line) => / crashed on \d+ files? \(/.test(line)).length, 1);
+    // The same text, but for the stack frames' positions in the worker's bundle.
+    const frames = (stderr: string): string => stderr.replace(/cli(-worker)?\.js:\d+:\d+/g, 'bundle');
+    assert.equal(frames(threads.stderr), frames(off.stderr));
+    assert.deepEqual(threads.reports, off.reports);
+  });
+
+  it('a broken config still stops the run with exit 2 and one line', () => {
+    const dir = scratch({ 'eslint.config.mjs': "throw new Error('config exploded');\n", 'a.ts': HAZARD, 'b.ts': HAZARD, 'c.ts': HAZARD });
+    const result = run(['.', '--concurrency', '2'], dir);
+    assert.equal(result.status, 2);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+    assert.match(result.stderr, /^async-hazards: cannot load eslint\.config\.mjs.*config exploded/);
+    assert.equal(result.stdout, '');
+  });
+
+  it('refuses a bad value', () => {
+    for (const value of ['0', 'many', '-1']) {
+      const result = run(['samples/', '--concurrency', value]);
+      assert.equal(result.status, 2, value);
+      assert.match(result.stderr, /^async-hazards: --concurrency needs auto, off or a number/);
+    }
+  });
+});
+
+describe('--shard', () => {
+  it('shards 1/3, 2/3 and 3/3 together report exactly the full run, each file once', () => {
+    const dir = scratch({ 'src/more/a.ts': HAZARD, 'src/more/b.ts': HAZARD, 'src/more/c.ts': HAZARD }, true);
+    const full = json(['.'], dir);
+    const shards = ['1/3', '2/3', '3/3'].map((shard) => json(['.', '--shard', shard], dir));
+    const union = shards.flatMap((s) => s.reports).sort((a, b) => (a.filePath < b.filePath ? -1 : 1));
+    assert.deepEqual(union, full.reports);
+    assert.ok(shards.filter((s) => s.reports.length > 0).length >= 2, 'files are spread over the shards');
+    assert.equal(new Set(union.map((r) => r.filePath)).size, union.length);
+    for (const s of shards) assert.equal(s.status, s.reports.some((r) => r.errorCount > 0) ? 1 : 0);
+    assert.deepEqual(json(['.', '--shard', '2/3'], dir).reports, shards[1]?.reports, 'the same shard twice is the same files');
+  });
+
+  it('refuses the flags that rewrite the whole suppressions file, with a one-line reason', () => {
+    for (const flags of [['--suppress-all'], ['--suppress-rule', 'no-orphaned-promise'], ['--prune-suppressions']]) {
+      const result = run(['samples/', '--shard', '1/2', ...flags]);
+      assert.equal(result.status, 2, flags.join(' '));
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+      assert.match(result.stderr, new RegExp(`^async-hazards: ${flags[0]} cannot be combined with --shard: the suppressions file covers every file and a shard lints only some`));
+    }
+    for (const value of ['0/2', '3/2', '1', 'a/b']) assert.equal(run(['samples/', '--shard', value]).status, 2, value);
+  });
+});
+
+describe('persisted files', () => {
+  it('the cache and the suppressions file are complete JSON and no temp file is left', () => {
+    const dir = scratch({}, true);
+    const fresh = json(['src/', '--concurrency', 'off'], dir);
+    assert.equal(run(['src/', '--cache', '--suppress-all', '--concurrency', '2'], dir).status, 0);
+    const cache = JSON.parse(fs.readFileSync(path.join(dir, '.async-hazards-cache'), 'utf8')) as { files: Record<string, unknown> };
+    assert.ok(Object.keys(cache.files).length > 5);
+    const recorded = JSON.parse(fs.readFileSync(path.join(dir, 'async-hazards-suppressions.json'), 'utf8')) as Record<string, unknown>;
+    assert.ok(recorded['src/worker.ts']);
+    // Cached findings, taken on threads, are the findings.
+    assert.deepEqual(json(['src/', '--cache', '--concurrency', '2', '--suppressions-location', 'none.json'], dir).reports, fresh.reports);
+    // A second run rewrites both over the existing files.
+    assert.equal(run(['src/', '--cache', '--prune-suppressions', '--concurrency', '2'], dir).status, 0);
+    JSON.parse(fs.readFileSync(path.join(dir, 'async-hazards-suppressions.json'), 'utf8'));
+    assert.deepEqual(fs.readdirSync(dir).filter((name) => name.endsWith('.tmp')), []);
   });
 });
 

@@ -3,8 +3,10 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { ModuleRef } from './imports';
 import type { CatalogEntry, ConstructionKind } from './catalog';
 import { CONSTRUCTORS, TYPE_NAMES, WRAPPERS } from './catalog';
-import { findVariable, skipTransparent, staticPropertyName } from './ast';
+import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { refMatches, resolveReference } from './imports';
+import { localExport } from './localModules';
+import { bareName } from '../project';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -19,6 +21,8 @@ export interface Construction {
   wrappedBy: TSESTree.CallExpression[];
   /** True when known from a type annotation only (`lock: Mutex`), not from a construction in the file. */
   fromType: boolean;
+  /** The file `node` is in: the linted file's, or a project module's the value was imported from. */
+  sourceCode: Services;
 }
 
 const cache = new WeakMap<TSESTree.Node, Construction | null>();
@@ -45,6 +49,8 @@ export function constructionKind(sourceCode: Services, node: TSESTree.Node): Con
 }
 
 function compute(sourceCode: Services, expr: TSESTree.Node): Construction | null {
+  const imported = fromLocalModule(sourceCode, expr);
+  if (imported !== undefined) return imported;
   switch (expr.type) {
     case AST_NODE_TYPES.AwaitExpression:
       return getConstruction(sourceCode, expr.argument);
@@ -72,7 +78,52 @@ function fromCall(sourceCode: Services, call: TSESTree.NewExpression | TSESTree.
   }
   const entry = findEntry(CONSTRUCTORS, ref);
   // `pg.Pool` used without `new` is not a pool; `pLimit(8)` is called without `new`.
-  return { ref, kind: entry?.kind ?? null, node: call, wrappedBy: [], fromType: false };
+  return { ref, kind: entry?.kind ?? null, node: call, wrappedBy: [], fromType: false, sourceCode };
+}
+
+/**
+ * `import { pool } from './db'`, `require('../lib/lock').mutex`, `db.pool`: a value imported from
+ * one of the project's own modules is whatever that module built, found by the same analysis on
+ * the module's own code. A factory (`export function getPool() { return pool; }`) is followed
+ * through its returns. Undefined when `expr` is not such an import, so the in-file reading goes on.
+ */
+function fromLocalModule(sourceCode: Services, expr: TSESTree.Node): Construction | null | undefined {
+  if (expr.type !== AST_NODE_TYPES.Identifier && expr.type !== AST_NODE_TYPES.MemberExpression && expr.type !== AST_NODE_TYPES.CallExpression) {
+    return undefined;
+  }
+  const target = expr.type === AST_NODE_TYPES.CallExpression ? expr.callee : expr;
+  const ref = resolveReference(sourceCode, target);
+  if (!ref || !isProjectSpecifier(ref.module)) return undefined;
+  const found = localExport(sourceCode, ref);
+  // A module that cannot be read, or a property of an export: read as before, as an unknown value.
+  if (!found || found.rest.length > 0) return undefined;
+  const { value } = found;
+  if (expr.type !== AST_NODE_TYPES.CallExpression) return getConstruction(value.sourceCode, value.node);
+  return factoryConstruction(value.sourceCode, value.node);
+}
+
+/** Relative and absolute paths, and `#`, `@/`, `~/` aliases: the specifiers a project's own files use. */
+function isProjectSpecifier(specifier: string): boolean {
+  return bareName(specifier) === null || specifier.startsWith('@/') || specifier.startsWith('~/');
+}
+
+/** What a factory function returns, when every `return` agrees: `getPool()` → the pool. */
+function factoryConstruction(sourceCode: Services, node: TSESTree.Node): Construction | null {
+  let fn: TSESTree.Node = skipTransparent(node);
+  if (fn.type === AST_NODE_TYPES.Identifier) {
+    const def = findVariable(sourceCode, fn)?.defs[0];
+    if (def?.type === 'FunctionName') fn = def.node;
+    else if (def?.type === 'Variable' && def.node.init && def.node.parent.kind === 'const') fn = skipTransparent(def.node.init);
+  }
+  if (!isFunctionNode(fn)) return null;
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return getConstruction(sourceCode, fn.body);
+  const values: TSESTree.Node[] = [];
+  walk(fn.body, sourceCode.visitorKeys, (n) => {
+    if (n !== fn && isFunctionNode(n)) return false;
+    if (n.type === AST_NODE_TYPES.ReturnStatement && n.argument) values.push(n.argument);
+    return true;
+  });
+  return agreeingConstruction(sourceCode, values);
 }
 
 function fromIdentifier(sourceCode: Services, id: TSESTree.Identifier): Construction | null {
@@ -248,7 +299,7 @@ export function thisClass(node: TSESTree.Node): TSESTree.ClassDeclaration | TSES
 function fromAnnotation(sourceCode: Services, node: TSESTree.Node): Construction | null {
   const annotated = annotatedRef(sourceCode, node);
   const entry = annotated ? findEntry(TYPE_NAMES, annotated.ref) : undefined;
-  return annotated && entry ? { ref: annotated.ref, kind: entry.kind, node: annotated.type, wrappedBy: [], fromType: true } : null;
+  return annotated && entry ? { ref: annotated.ref, kind: entry.kind, node: annotated.type, wrappedBy: [], fromType: true, sourceCode } : null;
 }
 
 /**

@@ -13,6 +13,7 @@ export * from './handlers';
 export * from './imports';
 export * from './onceOnly';
 export * from './knownValues';
+export * from './localModules';
 export * from './locks';
 export * from './permitRewrites';
 export * from './permits';

@@ -6,6 +6,7 @@ import type { ConstructionKind } from './catalog';
 import type { Construction } from './construction';
 import { getConstruction } from './construction';
 import { importedModules, refMatches, resolveReference } from './imports';
+import { reachableModules } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -41,8 +42,11 @@ export const PERMIT_MODULES: readonly string[] = ['async-mutex', 'p-limit', 'p-q
 /** A cheap early exit: can any call in this file run a callback under a permit? */
 export function mayContainPermitCalls(sourceCode: Services, custom: readonly ModuleExport[] = []): boolean {
   if (custom.length > 0 || sourceCode.text.includes('navigator')) return true;
-  const modules = importedModules(sourceCode);
-  return PERMIT_MODULES.some((m) => modules.has(m));
+  const own = importedModules(sourceCode);
+  if (PERMIT_MODULES.some((m) => own.has(m))) return true;
+  // A lock or limiter built in one of the project's modules and imported here.
+  const reached = reachableModules(sourceCode);
+  return reached.size > own.size && PERMIT_MODULES.some((m) => reached.has(m));
 }
 
 /**
@@ -181,6 +185,8 @@ export function capacityOf(sourceCode: Services, kind: PermitKind, construction:
   if (kind === 'mutex' || kind === 'keyedLock') return 1;
   const node = construction && !construction.fromType ? construction.node : null;
   if (node?.type !== AST_NODE_TYPES.CallExpression && node?.type !== AST_NODE_TYPES.NewExpression) return null;
+  // An imported limiter's options are read in the module that built it.
+  sourceCode = construction?.sourceCode ?? sourceCode;
   const arg = node.arguments[0];
   switch (kind) {
     case 'semaphore':

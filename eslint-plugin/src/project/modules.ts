@@ -67,7 +67,7 @@ function parseText(text: string, file: string): Parse | null {
   const { parse, simpleTraverse } = loadEstree();
   let program: TSESTree.Program;
   try {
-    program = parse(text, { filePath: file, jsx: !/\.[cm]?ts$/i.test(file), loc: true, range: true, comment: true });
+    program = parse(text, { filePath: file, jsx: !/\.[cm]?ts$/i.test(file), loc: true, range: true, comment: true, tokens: true });
   } catch {
     // A syntax error in someone else's module: the rules learn nothing from it, and go on.
     return null;

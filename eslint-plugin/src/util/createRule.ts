@@ -1,4 +1,5 @@
 import { ESLintUtils } from '@typescript-eslint/utils';
+import { registerSourceFile } from '../analysis/localModules';
 
 /** Every rule's docs URL is built from this one base, so the docs can move in one place. */
 export const DOCS_BASE_URL = 'https://github.com/async-hazards/async-hazards/blob/main/eslint-plugin/docs/rules';
@@ -28,6 +29,8 @@ export const createRule = ((args: Parameters<typeof baseCreateRule>[0]) => {
   return {
     ...rule,
     create(context: Parameters<typeof rule.create>[0]) {
+      // Imports of the project's own modules are looked up relative to this file.
+      registerSourceFile(context.sourceCode, context.filename);
       const key = JSON.stringify(context.options ?? []);
       let options = merged.get(key);
       if (!options) {

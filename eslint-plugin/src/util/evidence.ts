@@ -13,6 +13,8 @@ export interface EvidenceLocation {
   column: number;
   endLine: number;
   endColumn: number;
+  /** Absolute path, when the place is in another file (a helper imported from a project module). */
+  file?: string;
 }
 
 export interface EvidenceRecord {
@@ -28,13 +30,15 @@ const registry = new WeakMap<object, EvidenceRecord[]>();
 
 export const PLUGIN_PREFIX = 'async-hazards';
 
-export function evidenceAt(node: TSESTree.Node | TSESTree.Token, message: string): EvidenceLocation {
+/** A place in the linted file, or in `file` when the node comes from another module. */
+export function evidenceAt(node: TSESTree.Node | TSESTree.Token, message: string, file?: string): EvidenceLocation {
   return {
     message,
     line: node.loc.start.line,
     column: node.loc.start.column,
     endLine: node.loc.end.line,
     endColumn: node.loc.end.column,
+    ...(file ? { file } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { RuleSeverities } from '../settings';
 import { parseRuleFlag } from '../settings';
+import type { Shard } from './shard';
 
 export const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -23,6 +24,10 @@ export interface CliOptions {
   suppressRules: string[];
   pruneSuppressions: boolean;
   suppressionsLocation: string;
+  /** `--concurrency`: how many threads lint (`auto`: one per core), or `off` for the main thread only. */
+  concurrency: 'auto' | 'off' | number;
+  /** `--shard i/n`: lint only the files whose path hashes to shard i of n. */
+  shard: Shard | null;
   stdio: boolean;
   version: boolean;
   help: boolean;
@@ -33,7 +38,7 @@ export class UsageError extends Error {}
 
 const VALUE_FLAGS = new Set([
   '--format', '-f', '--output-file', '-o', '--rule', '--max-warnings', '--cache-location', '--config', '-c',
-  '--suppress-rule', '--suppressions-location',
+  '--suppress-rule', '--suppressions-location', '--concurrency', '--shard',
 ]);
 
 export function parseArgs(argv: readonly string[]): CliOptions {
@@ -55,6 +60,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     suppressRules: [],
     pruneSuppressions: false,
     suppressionsLocation: 'async-hazards-suppressions.json',
+    concurrency: 'auto',
+    shard: null,
     stdio: false,
     version: false,
     help: false,
@@ -105,6 +112,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       }
       case '--prune-suppressions': options.pruneSuppressions = true; break;
       case '--suppressions-location': options.suppressionsLocation = value as string; break;
+      case '--concurrency': options.concurrency = parseConcurrency(value as string); break;
+      case '--shard': options.shard = parseShard(value as string); break;
       case '--stdio': options.stdio = true; break;
       case '--version': case '-v': options.version = true; break;
       case '--help': case '-h': options.help = true; break;
@@ -112,8 +121,26 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     }
   }
   if (options.fix && options.fixDryRun) throw new UsageError('--fix and --fix-dry-run cannot be combined');
+  if (options.shard) {
+    const whole = options.suppressAll ? '--suppress-all' : options.suppressRules.length > 0 ? '--suppress-rule' : options.pruneSuppressions ? '--prune-suppressions' : null;
+    if (whole) throw new UsageError(`${whole} cannot be combined with --shard: the suppressions file covers every file and a shard lints only some; run it without --shard`);
+  }
   if (options.paths.length === 0) options.paths.push('.');
   return options;
+}
+
+function parseConcurrency(value: string): CliOptions['concurrency'] {
+  if (value === 'auto' || value === 'off') return value;
+  if (/^[1-9]\d*$/.test(value)) return Number(value);
+  throw new UsageError(`--concurrency needs auto, off or a number of threads, got ${JSON.stringify(value)}`);
+}
+
+function parseShard(value: string): Shard {
+  const match = /^([1-9]\d*)\/([1-9]\d*)$/.exec(value);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || index > count) throw new UsageError(`--shard needs i/n with 1 <= i <= n, got ${JSON.stringify(value)}`);
+  return { index, count };
 }
 
 function parseFormat(value: string): Format {
@@ -152,6 +179,12 @@ Options:
   --suppress-rule <id>         Record current errors of one rule (repeatable)
   --prune-suppressions         Drop suppressions that no longer match anything
   --suppressions-location <f>  Suppressions file (default async-hazards-suppressions.json)
+  --concurrency <auto|off|n>   Lint on n threads, the main one and n-1 workers; auto (default): one
+                               per core, at most one per 50 files; off or 1: the main thread only.
+                               The report is the same either way
+  --shard <i>/<n>              Lint only shard i of n (for CI machines in parallel): files are
+                               assigned by a hash of their path, so shards 1..n together lint every
+                               file once. --max-warnings counts the shard's warnings only
   --stdio                      Start the language server on stdin/stdout
   -v, --version                Print the version
   -h, --help                   Print this help
@@ -165,4 +198,5 @@ Examples:
   async-hazards --rule no-orphaned-promise=warn --max-warnings 0 src/
   async-hazards --type-aware --format github
   async-hazards --suppress-all          # adopt in an existing codebase: only new findings fail
+  async-hazards --shard 2/4 --format sarif -o shard-2.sarif .
 `;

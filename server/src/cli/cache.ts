@@ -3,6 +3,7 @@ import * as fs from 'node:fs/promises';
 import type { FileRead } from 'eslint-plugin-async-hazards/project';
 import { isReadCurrent } from 'eslint-plugin-async-hazards/project';
 import type { LintMessage } from '../lint';
+import { writeFileAtomic } from './atomic';
 
 interface CacheEntry {
   hash: string;
@@ -44,19 +45,25 @@ export class ResultCache {
     return cache;
   }
 
-  get(filePath: string, text: string): LintMessage[] | undefined {
+  /**
+   * What is cached for a file, while it stands: the hash of the text it was linted as, and the
+   * findings. An entry whose recorded reads no longer hold (an imported module, a manifest or an
+   * installed package changed) is not offered, so the file is linted again.
+   */
+  entry(filePath: string): { hash: string; messages: LintMessage[] } | undefined {
     const entry = this.data.files[filePath];
-    if (!entry || entry.hash !== hash(text) || !Array.isArray(entry.reads)) return undefined;
-    return entry.reads.every((read) => this.holds(read)) ? entry.messages : undefined;
+    if (!entry || !Array.isArray(entry.reads)) return undefined;
+    return entry.reads.every((read) => this.holds(read)) ? entry : undefined;
   }
 
-  set(filePath: string, text: string, messages: LintMessage[], reads: readonly FileRead[]): void {
-    this.data.files[filePath] = { hash: hash(text), messages, reads: reads.filter((read) => read.path !== filePath) };
+  /** `textHash` is `hash()` of the text that gave `messages`; `reads` what that lint read. */
+  set(filePath: string, textHash: string, messages: LintMessage[], reads: readonly FileRead[]): void {
+    this.data.files[filePath] = { hash: textHash, messages, reads: reads.filter((read) => read.path !== filePath) };
     this.dirty = true;
   }
 
   async save(): Promise<void> {
-    if (this.dirty) await fs.writeFile(this.location, JSON.stringify(this.data));
+    if (this.dirty) await writeFileAtomic(this.location, JSON.stringify(this.data));
   }
 
   private holds(read: FileRead): boolean {

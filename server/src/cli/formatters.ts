@@ -107,12 +107,15 @@ export function toSarif(reports: readonly FileReport[], ctx: FormatContext): Sar
   });
   const baseUri = pathToFileURL(ctx.cwd.endsWith(path.sep) ? ctx.cwd : ctx.cwd + path.sep).href;
   const results: Sarif.Result[] = [];
-  for (const report of reports) {
-    const relative = path.relative(ctx.cwd, report.filePath);
+  const artifactFor = (file: string): Sarif.ArtifactLocation => {
+    const relative = path.relative(ctx.cwd, file);
     const inside = !relative.startsWith('..') && !path.isAbsolute(relative);
-    const artifactLocation: Sarif.ArtifactLocation = inside
+    return inside
       ? { uri: relative.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' }
-      : { uri: pathToFileURL(report.filePath).href };
+      : { uri: pathToFileURL(file).href };
+  };
+  for (const report of reports) {
+    const artifactLocation = artifactFor(report.filePath);
     for (const m of report.messages) {
       const region: Sarif.Region = {
         startLine: Math.max(1, m.line ?? 1),
@@ -134,7 +137,7 @@ export function toSarif(reports: readonly FileReport[], ctx: FormatContext): Sar
           id,
           message: { text: e.message },
           physicalLocation: {
-            artifactLocation,
+            artifactLocation: e.file ? artifactFor(e.file) : artifactLocation,
             region: { startLine: e.line, startColumn: e.column + 1, endLine: e.endLine, endColumn: e.endColumn + 1 },
           },
         }));

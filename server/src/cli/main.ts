@@ -1,16 +1,20 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import plugin from 'eslint-plugin-async-hazards';
-import type { LintMessage, LintNotice } from '../lint';
-import { BUGS_URL, createLinter, isSupportedFile } from '../lint';
+import { BUGS_URL, isSupportedFile } from '../lint';
+import { ProjectFileFinder } from '../typeAware';
 import { listWorkspaceFiles } from '../workspaceScan';
 import { CONFIG_FILE_NAMES, exists } from '../workspaceConfig';
 import type { CliOptions } from './args';
 import { HELP, UsageError, parseArgs } from './args';
 import { ResultCache, hash } from './cache';
 import { format } from './formatters';
+import type { FileOutcome, LintJob, LinterSetup, NoticeRecord } from './lintFile';
+import { createFileLinter } from './lintFile';
+import { partitionedQueues, runOnThreads, sharedQueue, threadCount } from './pool';
 import type { FileReport } from './report';
 import { countMessages } from './report';
+import { inShard } from './shard';
 import * as suppressions from './suppressions';
 
 const VERSION = plugin.meta.version;
@@ -54,62 +58,51 @@ async function lint(options: CliOptions): Promise<number> {
   const cwd = process.cwd();
   const configFile = options.config ? path.resolve(cwd, options.config) : undefined;
   if (configFile && !(await exists(configFile))) throw new ConfigError(`config file not found: ${options.config}`);
-  const files = await collectFiles(cwd, options.paths);
+  let files = await collectFiles(cwd, options.paths);
+  const shard = options.shard;
+  if (shard) files = files.filter((file) => inShard(cwd, file, shard));
 
-  let configFailure: string | null = null;
-  const warned = new Set<string>();
-  let crashed = false;
-  const onNotice = (notice: LintNotice): void => {
-    switch (notice.kind) {
-      case 'configFailed':
-      case 'configInvalid':
-        configFailure ??= `cannot load ${path.relative(cwd, notice.configFile) || notice.configFile}: ${firstLine(notice.error.message)}`;
-        break;
-      case 'typeInfoUnavailable': {
-        const where = notice.project ? path.relative(cwd, notice.project) : 'no tsconfig.json or jsconfig.json';
-        const key = notice.project ?? 'none';
-        if (!warned.has(key)) {
-          warned.add(key);
-          process.stderr.write(`async-hazards: warning: no type information for ${path.relative(cwd, notice.filePath)} (${where}); linting it without types\n`);
-        }
-        break;
-      }
-      case 'ruleCrashed':
-        crashed = true;
-        process.stderr.write(`async-hazards: internal error: ${notice.ruleId} crashed on ${path.relative(cwd, notice.filePath)}: ${notice.error.stack ?? notice.error.message}\n`);
-        break;
-      case 'internalError':
-        crashed = true;
-        process.stderr.write(`async-hazards: internal error on ${path.relative(cwd, notice.filePath)}: ${notice.error.stack ?? notice.error.message}\n`);
-        break;
-      default:
-        break;
-    }
-  };
-  const linter = createLinter({
+  const setup: LinterSetup = {
     cwd,
-    trusted: true,
     typeAware: options.typeAware ? 'on' : 'off',
     rules: options.rules,
     ...(options.strict ? { preset: 'strict' as const } : {}),
     configFile,
-    maxFileSizeKb: Number.MAX_SAFE_INTEGER / 1024,
-    onNotice,
-  });
+  };
+  const fix = { write: options.fix, dryRun: options.fixDryRun };
   const cache = options.cache ? await ResultCache.open(path.resolve(cwd, options.cacheLocation), await cacheKey(options, configFile, cwd)) : null;
+  const jobs: LintJob[] = files.map((filePath, index) => ({ index, filePath, cachedHash: cache?.entry(filePath)?.hash ?? null }));
   const progress = process.stderr.isTTY && files.length > 20 ? (done: number) => process.stderr.write(`\r${done}/${files.length} files`) : null;
 
+  const notices = new NoticeBoard(cwd);
   const reports: FileReport[] = [];
-  /** Files each crashed rule failed on, in lint order. */
+  /** Files each crashed rule failed on, in file order. */
   const crashes = new Map<string, string[]>();
-  for (const [index, filePath] of files.entries()) {
-    progress?.(index);
-    reports.push(await lintFile(linter, filePath, options, cache, crashes));
-    if (configFailure) throw new ConfigError(configFailure);
+  // Outcomes arrive in any order from workers; they are taken in file order, so notices, crash
+  // summaries and reports come out as on one thread.
+  const arrived = new Map<number, FileOutcome>();
+  let done = 0;
+  const receive = (outcome: FileOutcome): void => {
+    progress?.(++done);
+    arrived.set(outcome.index, outcome);
+    for (let next = arrived.get(reports.length); next; next = arrived.get(reports.length)) {
+      arrived.delete(next.index);
+      reports.push(settle(next, options, cache, notices, crashes));
+    }
+  };
+  progress?.(0);
+  const threads = threadCount(options.concurrency, files.length);
+  const fileLinter = createFileLinter(setup, fix);
+  if (threads === 1) {
+    for (const job of jobs) receive(await fileLinter.lint(job));
+  } else {
+    const projects = new ProjectFileFinder();
+    const source = options.typeAware ? partitionedQueues(jobs, threads, (file) => projects.find(file) ?? '') : sharedQueue(jobs, threads);
+    await runOnThreads(fileLinter, { linter: setup, fix }, source, jobs.length, receive);
   }
+  fileLinter.dispose();
   if (progress) process.stderr.write('\r\u001b[K');
   await cache?.save();
-  linter.dispose();
 
   const finalReports = await applySuppressions(options, cwd, reports, new Set(files));
   const shown = options.quiet
@@ -133,7 +126,7 @@ async function lint(options: CliOptions): Promise<number> {
   for (const [ruleId, crashedFiles] of crashes) process.stderr.write(`${crashSummary(ruleId, crashedFiles, cwd)}\n`);
   const errors = shown.reduce((n, r) => n + r.errorCount, 0);
   const warnings = shown.reduce((n, r) => n + r.warningCount, 0);
-  if (crashed) return 2;
+  if (notices.crashed) return 2;
   if (errors > 0) return 1;
   if (options.maxWarnings >= 0 && warnings > options.maxWarnings) {
     process.stderr.write(`async-hazards: ${warnings} warnings, more than --max-warnings ${options.maxWarnings}\n`);
@@ -142,46 +135,66 @@ async function lint(options: CliOptions): Promise<number> {
   return 0;
 }
 
-async function lintFile(
-  linter: ReturnType<typeof createLinter>,
-  filePath: string,
-  options: CliOptions,
-  cache: ResultCache | null,
-  crashes: Map<string, string[]>,
-): Promise<FileReport> {
-  let text: string;
-  try {
-    text = await fs.readFile(filePath, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`cannot read ${filePath}: ${(error as Error).message}`);
-  }
-  let output: string | undefined;
-  if (options.fix || options.fixDryRun) {
-    const fixed = await linter.fixText(text, filePath);
-    if (fixed.fixed) {
-      output = fixed.output;
-      if (options.fix) await fs.writeFile(filePath, fixed.output);
-      text = fixed.output;
+/** One file's outcome, in file order: its notices told, its findings cached, its report made. */
+function settle(outcome: FileOutcome, options: CliOptions, cache: ResultCache | null, notices: NoticeBoard, crashes: Map<string, string[]>): FileReport {
+  const { filePath } = outcome;
+  if (outcome.readError !== null) throw new ConfigError(`cannot read ${filePath}: ${outcome.readError}`);
+  for (const notice of outcome.notices) notices.tell(notice);
+  if (notices.configFailure) throw new ConfigError(notices.configFailure);
+  const output = outcome.output && options.fixDryRun ? { output: outcome.output } : {};
+  const cached = outcome.fromCache ? cache?.entry(filePath) : undefined;
+  if (cached) return countMessages({ filePath, messages: cached.messages, ...output });
+  if (outcome.skipped !== null) process.stderr.write(`async-hazards: warning: skipped ${path.relative(process.cwd(), filePath)}: ${outcome.skipped}\n`);
+  for (const ruleId of outcome.crashedRules) crashes.set(ruleId, [...(crashes.get(ruleId) ?? []), filePath]);
+  const messages = outcome.messages.map((m) => ({ ...m }));
+  if (outcome.cacheHash !== null) cache?.set(filePath, outcome.cacheHash, messages, outcome.reads);
+  return countMessages({ filePath, messages, ...output, ...(outcome.skipped !== null ? { skipped: outcome.skipped } : {}) });
+}
+
+/**
+ * Tells each cause once per run on stderr. Each worker's linter tells a cause once per worker,
+ * and outcomes are told in file order, so the one told is the first file's, as on one thread.
+ */
+class NoticeBoard {
+  configFailure: string | null = null;
+  crashed = false;
+  private readonly told = new Set<string>();
+
+  constructor(private readonly cwd: string) {}
+
+  tell(notice: NoticeRecord): void {
+    const relative = (file: string): string => path.relative(this.cwd, file);
+    switch (notice.kind) {
+      case 'configFailed':
+        this.configFailure ??= `cannot load ${relative(notice.configFile) || notice.configFile}: ${firstLine(notice.message)}`;
+        break;
+      case 'typeInfoUnavailable': {
+        const where = notice.project ? relative(notice.project) : 'no tsconfig.json or jsconfig.json';
+        if (this.once(`typed:${notice.project ?? 'none'}`)) {
+          process.stderr.write(`async-hazards: warning: no type information for ${relative(notice.filePath)} (${where}); linting it without types\n`);
+        }
+        break;
+      }
+      case 'ruleCrashed':
+        this.crashed = true;
+        if (this.once(`crash:${notice.ruleId}`)) {
+          process.stderr.write(`async-hazards: internal error: ${notice.ruleId} crashed on ${relative(notice.filePath)}: ${notice.detail}\n`);
+        }
+        break;
+      case 'internalError':
+        this.crashed = true;
+        if (this.once(`internal:${notice.filePath}`)) process.stderr.write(`async-hazards: internal error on ${relative(notice.filePath)}: ${notice.detail}\n`);
+        break;
+      default:
+        break;
     }
   }
-  const cached = cache?.get(filePath, text);
-  if (cached) return countMessages({ filePath, messages: cached, ...(output && options.fixDryRun ? { output } : {}) });
-  const result = await linter.lintText(text, filePath);
-  let messages: LintMessage[] = result.messages;
-  let skipped: string | undefined;
-  if (result.skipped && result.skipped.reason !== 'ignored') {
-    skipped = result.skipped.detail;
-    process.stderr.write(`async-hazards: warning: skipped ${path.relative(process.cwd(), filePath)}: ${skipped}\n`);
+
+  private once(key: string): boolean {
+    if (this.told.has(key)) return false;
+    this.told.add(key);
+    return true;
   }
-  for (const ruleId of result.crashedRules) crashes.set(ruleId, [...(crashes.get(ruleId) ?? []), filePath]);
-  messages = messages.map((m) => ({ ...m }));
-  if (result.crashedRules.length === 0 && !result.skipped) cache?.set(filePath, text, messages, result.reads);
-  return countMessages({
-    filePath,
-    messages,
-    ...(output && options.fixDryRun ? { output } : {}),
-    ...(skipped ? { skipped } : {}),
-  });
 }
 
 async function collectFiles(cwd: string, inputs: readonly string[]): Promise<string[]> {

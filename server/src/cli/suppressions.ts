@@ -1,5 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { writeFileAtomic } from './atomic';
 import type { FileReport } from './report';
 import { countMessages } from './report';
 
@@ -26,7 +27,7 @@ export async function saveSuppressions(location: string, suppressions: Suppressi
     const rules = suppressions[file] as Record<string, { count: number }>;
     if (Object.keys(rules).length > 0) sorted[file] = rules;
   }
-  await fs.writeFile(location, `${JSON.stringify(sorted, null, 2)}\n`);
+  await writeFileAtomic(location, `${JSON.stringify(sorted, null, 2)}\n`);
 }
 
 function key(location: string, filePath: string): string {

@@ -1,0 +1,262 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { importsOf, parsedModule, resolveImport } from '../project';
+import type { ModuleRef } from './imports';
+import { importedModules, normalizeModule } from './imports';
+import { skipTransparent, staticPropertyName } from './ast';
+
+type Services = Readonly<TSESLint.SourceCode>;
+
+/**
+ * The other half of module summaries: a value imported from one of the project's own modules is
+ * looked up in that module and analysed there, by the same analysis, on a `SourceCode` built for
+ * it. `import { pool } from './db'` is a pg pool when `db.ts` builds one; `import { sleep } from
+ * '../utils'` is a sleep helper when its body sleeps.
+ *
+ * Every `SourceCode` the analysis sees is tied to its file: ESLint's through `createRule`, a
+ * module's here. Modules come from the project layer's bounded parse cache, so an unsaved edit
+ * (an overlay) or a change on disk is a new parse and a new `SourceCode`.
+ */
+const files = new WeakMap<object, string>();
+
+/** Ties ESLint's `SourceCode` for the linted file to its path (called once per rule and file). */
+export function registerSourceFile(sourceCode: Services, filename: string): void {
+  if (!files.has(sourceCode)) files.set(sourceCode, filename);
+}
+
+/** The absolute path `sourceCode` was read from, when known. */
+export function sourceFileOf(sourceCode: Services): string | null {
+  return files.get(sourceCode) ?? null;
+}
+
+/** One `SourceCode` per parse: the parse cache hands back the same program for the same text. */
+const built = new WeakMap<TSESTree.Program, Services | null>();
+
+type SourceCodeClass = new (config: {
+  text: string;
+  ast: TSESTree.Program;
+  scopeManager: unknown;
+  visitorKeys: unknown;
+}) => Services;
+
+let loaded: { SourceCode: SourceCodeClass; analyze: (program: TSESTree.Program, options: object) => unknown; visitorKeys: unknown } | null = null;
+
+/** Loaded on the first imported value: a lint run that never follows one pays nothing. */
+function tools(): NonNullable<typeof loaded> {
+  /* eslint-disable @typescript-eslint/no-require-imports -- deferred on purpose, see above */
+  loaded ??= {
+    SourceCode: (require('eslint') as { SourceCode: SourceCodeClass }).SourceCode,
+    analyze: (require('@typescript-eslint/scope-manager') as { analyze: (p: TSESTree.Program, o: object) => unknown }).analyze,
+    visitorKeys: (require('@typescript-eslint/visitor-keys') as { visitorKeys: unknown }).visitorKeys,
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return loaded;
+}
+
+/**
+ * The project's own module at `file`, as a `SourceCode` the analysis can run on: scope analysis,
+ * tokens and comments like the linted file's. Null when the project layer cannot parse it.
+ */
+export function moduleSourceCode(file: string): Services | null {
+  const parsed = parsedModule(file);
+  if (!parsed) return null;
+  let sourceCode = built.get(parsed.program);
+  if (sourceCode === undefined) {
+    const { SourceCode, analyze, visitorKeys } = tools();
+    const isModule = parsed.program.body.some(
+      (s) => s.type === AST_NODE_TYPES.ImportDeclaration || s.type.startsWith('Export'),
+    );
+    const scopeManager = analyze(parsed.program, { sourceType: isModule ? 'module' : 'script', globalReturn: !isModule });
+    sourceCode = new SourceCode({ text: parsed.text, ast: parsed.program, scopeManager, visitorKeys });
+    files.set(sourceCode, file);
+    built.set(parsed.program, sourceCode);
+  }
+  return sourceCode;
+}
+
+/** A value found in one of the project's modules, with the `SourceCode` to analyse it on. */
+export interface LocalValue {
+  sourceCode: Services;
+  /** The exported expression, binding identifier, or function or class declaration. */
+  node: TSESTree.Node;
+  file: string;
+}
+
+/** Re-exports (`export * from`, `export { x } from`) followed at most this deep: barrels nest a few levels. */
+const MAX_HOPS = 4;
+
+/**
+ * Where `ref` (a module and a property path, from `resolveReference`) lands when its module is one
+ * of the project's own files: the exported value, and the part of the path still to apply to it.
+ * `import { pool } from './db'` → `{ value: <pool's binding in db.ts>, rest: [] }`. Null for
+ * packages, built-ins, unresolved specifiers, and exports this reading cannot see.
+ */
+export function localExport(sourceCode: Services, ref: ModuleRef): { value: LocalValue; rest: readonly string[] } | null {
+  const from = sourceFileOf(sourceCode);
+  if (!from) return null;
+  return exportFrom(from, ref.module, ref.path, 0);
+}
+
+function exportFrom(from: string, specifier: string, refPath: readonly string[], hops: number): { value: LocalValue; rest: readonly string[] } | null {
+  const target = localTarget(from, specifier);
+  if (!target || hops > MAX_HOPS) return null;
+  const sourceCode = moduleSourceCode(target);
+  if (!sourceCode) return null;
+  const [first, ...rest] = refPath.filter((p) => p !== 'default');
+  if (first === undefined) {
+    const node = defaultExport(sourceCode);
+    return node ? { value: { sourceCode, node, file: target }, rest: [] } : null;
+  }
+  const named = namedExport(sourceCode, target, first, hops);
+  if (named) return { value: named, rest };
+  // `export default { pool }` / `module.exports = { pool }` read as `db.pool`.
+  const object = defaultExport(sourceCode);
+  const property = object ? objectProperty(sourceCode, target, object, first, hops) : null;
+  return property ? { value: property, rest } : null;
+}
+
+/** The resolved file for a relative or aliased import, when it is one of the project's sources. */
+function localTarget(from: string, specifier: string): string | null {
+  if (specifier.startsWith('\0')) return null;
+  const resolution = resolveImport(from, specifier);
+  return resolution.kind === 'file' && resolution.local ? resolution.path : null;
+}
+
+/** `export default x`, `export = x`, `module.exports = x`. */
+function defaultExport(sourceCode: Services): TSESTree.Node | null {
+  let found: TSESTree.Node | null = null;
+  for (const stmt of sourceCode.ast.body) {
+    if (stmt.type === AST_NODE_TYPES.ExportDefaultDeclaration) found = stmt.declaration;
+    else if (stmt.type === AST_NODE_TYPES.TSExportAssignment) found = stmt.expression;
+    else {
+      const assigned = moduleExportsAssignment(stmt);
+      if (assigned && assigned.path.length === 0) found = assigned.value;
+    }
+  }
+  return found;
+}
+
+function namedExport(sourceCode: Services, file: string, name: string, hops: number): LocalValue | null {
+  const at = (node: TSESTree.Node): LocalValue => ({ sourceCode, node, file });
+  let found: LocalValue | null = null;
+  for (const stmt of sourceCode.ast.body) {
+    if (stmt.type === AST_NODE_TYPES.ExportNamedDeclaration) {
+      const decl = stmt.declaration;
+      if (decl?.type === AST_NODE_TYPES.VariableDeclaration) {
+        for (const d of decl.declarations) if (d.id.type === AST_NODE_TYPES.Identifier && d.id.name === name) found = at(d.id);
+      } else if (
+        (decl?.type === AST_NODE_TYPES.FunctionDeclaration || decl?.type === AST_NODE_TYPES.ClassDeclaration) &&
+        decl.id?.name === name
+      ) {
+        found = at(decl);
+      }
+      for (const spec of stmt.specifiers) {
+        if (spec.type !== AST_NODE_TYPES.ExportSpecifier || exportedName(spec.exported) !== name) continue;
+        const local = exportedName(spec.local);
+        if (stmt.source) return exportFrom(file, stmt.source.value, [local], hops + 1)?.value ?? null;
+        if (spec.local.type === AST_NODE_TYPES.Identifier) found = at(spec.local);
+      }
+    } else if (stmt.type === AST_NODE_TYPES.ExportAllDeclaration && !stmt.exported && !found) {
+      const through = exportFrom(file, stmt.source.value, [name], hops + 1);
+      if (through && through.rest.length === 0) found = through.value;
+    } else {
+      const assigned = moduleExportsAssignment(stmt);
+      if (assigned?.path.length === 1 && assigned.path[0] === name) found = at(assigned.value);
+    }
+  }
+  return found;
+}
+
+function exportedName(node: TSESTree.Identifier | TSESTree.StringLiteral): string {
+  return node.type === AST_NODE_TYPES.Identifier ? node.name : node.value;
+}
+
+/** `module.exports = v` → path []; `module.exports.x = v` and `exports.x = v` → path ['x']. */
+function moduleExportsAssignment(stmt: TSESTree.Node): { path: string[]; value: TSESTree.Node } | null {
+  if (stmt.type !== AST_NODE_TYPES.ExpressionStatement) return null;
+  const expr = stmt.expression;
+  // A bare `exports = v` rebinds a local name and exports nothing.
+  if (expr.type !== AST_NODE_TYPES.AssignmentExpression || expr.operator !== '=' || expr.left.type === AST_NODE_TYPES.Identifier) return null;
+  const path = exportsPath(expr.left);
+  return path ? { path, value: expr.right } : null;
+}
+
+function exportsPath(node: TSESTree.Node): string[] | null {
+  if (node.type === AST_NODE_TYPES.Identifier) return node.name === 'exports' ? [] : null;
+  if (node.type !== AST_NODE_TYPES.MemberExpression) return null;
+  const name = staticPropertyName(node);
+  if (name === null) return null;
+  if (node.object.type === AST_NODE_TYPES.Identifier && node.object.name === 'module') return name === 'exports' ? [] : null;
+  const base = exportsPath(node.object);
+  return base && base.length === 0 ? [name] : null;
+}
+
+/**
+ * `{ pool, query: run }` → the value of `name`; `{ ...require('./sleep') }`, the CommonJS barrel,
+ * is followed into the spread module.
+ */
+function objectProperty(sourceCode: Services, file: string, node: TSESTree.Node, name: string, hops: number): LocalValue | null {
+  const expr = skipTransparent(node);
+  if (expr.type !== AST_NODE_TYPES.ObjectExpression) return null;
+  let found: LocalValue | null = null;
+  for (const prop of expr.properties) {
+    if (prop.type === AST_NODE_TYPES.SpreadElement) {
+      const spread = skipTransparent(prop.argument);
+      const source = spread.type === AST_NODE_TYPES.CallExpression && spread.callee.type === AST_NODE_TYPES.Identifier &&
+        spread.callee.name === 'require' && spread.arguments[0]?.type === AST_NODE_TYPES.Literal ? spread.arguments[0].value : null;
+      const through = typeof source === 'string' ? exportFrom(file, source, [name], hops + 1) : null;
+      if (through && through.rest.length === 0) found = through.value;
+      continue;
+    }
+    if (prop.kind !== 'init') continue;
+    const key = !prop.computed && prop.key.type === AST_NODE_TYPES.Identifier ? prop.key.name
+      : prop.key.type === AST_NODE_TYPES.Literal && typeof prop.key.value === 'string' ? prop.key.value : null;
+    if (key === name) found = { sourceCode, node: prop.value, file };
+  }
+  return found;
+}
+/** Barrels (`index.ts` re-exporting `./db`) are looked through this many levels for the early exits below. */
+const REACH_DEPTH = 2;
+const MAX_REACHED = 40;
+const reachCache = new WeakMap<object, ReadonlySet<string>>();
+
+/**
+ * The packages this file imports, plus those its own local modules import, two levels deep: the
+ * early exit of a rule that needs `async-mutex` or `p-limit` must not skip a file whose lock is
+ * built in `./lock`. Type-only imports run nothing and are left out.
+ */
+export function reachableModules(sourceCode: Services): ReadonlySet<string> {
+  const hit = reachCache.get(sourceCode);
+  if (hit) return hit;
+  const modules = new Set(importedModules(sourceCode));
+  const from = sourceFileOf(sourceCode);
+  if (from) {
+    const seen = new Set<string>([from]);
+    let frontier = localTargets(importsOf(from, sourceCode.ast, sourceCode.text), seen);
+    for (let depth = 0; depth < REACH_DEPTH && frontier.length > 0 && seen.size < MAX_REACHED; depth++) {
+      const next: string[] = [];
+      for (const file of frontier) {
+        const imports = importsOf(file);
+        for (const record of imports) {
+          const local = record.resolution.kind === 'file' && record.resolution.local;
+          if (!record.typeOnly && !local) modules.add(normalizeModule(record.specifier).module);
+        }
+        next.push(...localTargets(imports, seen));
+      }
+      frontier = next;
+    }
+  }
+  reachCache.set(sourceCode, modules);
+  return modules;
+}
+
+function localTargets(imports: ReturnType<typeof importsOf>, seen: Set<string>): string[] {
+  const out: string[] = [];
+  for (const record of imports) {
+    if (record.typeOnly || record.resolution.kind !== 'file' || !record.resolution.local) continue;
+    if (seen.has(record.resolution.path) || seen.size >= MAX_REACHED) continue;
+    seen.add(record.resolution.path);
+    out.push(record.resolution.path);
+  }
+  return out;
+}

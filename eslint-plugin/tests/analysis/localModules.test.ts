@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { getConstruction, localExport, moduleSourceCode, reachableModules } from '../../src/analysis';
+import { resetProject } from '../../src/project';
+import { scratch, write } from '../project/helpers';
+
+const root = scratch('local-modules');
+write(path.join(root, 'package.json'), '{"name":"app","dependencies":{"pg":"8.0.0","async-mutex":"0.5.0"}}');
+write(path.join(root, 'db.js'), "const { Pool } = require('pg');\nconst pool = new Pool();\nmodule.exports = { pool, getPool() { return pool; } };\nexports.other = 1;\n");
+write(path.join(root, 'lock.ts'), "import { Mutex } from 'async-mutex';\nexport const lock = new Mutex();\nexport default lock;\nexport function makeLock() { return new Mutex(); }\n");
+write(path.join(root, 'index.ts'), "export * from './lock';\nexport { pool as db } from './db';\n");
+write(path.join(root, 'app.ts'), "import { lock, db, makeLock } from './index';\nimport whole from './lock';\nimport type { Nothing } from './types';\nexport {};\n");
+write(path.join(root, 'types.ts'), "import { Queue } from 'bullmq';\nexport type Nothing = Queue;\n");
+write(path.join(root, 'utils.js'), "module.exports = { ...require('./db'), local: 2 };\n");
+write(path.join(root, 'broken.ts'), 'export const = ;\n');
+
+function exported(file: string, module: string, ...refPath: string[]): string | null {
+  const sourceCode = moduleSourceCode(path.join(root, file));
+  assert.ok(sourceCode, `${file} parses`);
+  const found = localExport(sourceCode, { module, path: refPath });
+  if (!found) return null;
+  return `${path.basename(found.value.file)}:${found.value.sourceCode.getText(found.value.node)}${found.rest.length ? ` +${found.rest.join('.')}` : ''}`;
+}
+
+describe('localExport', () => {
+  resetProject();
+
+  it('finds named, default and CommonJS exports, and re-exports through a barrel', () => {
+    assert.equal(exported('app.ts', './lock', 'lock'), 'lock.ts:lock');
+    assert.equal(exported('app.ts', './lock'), 'lock.ts:lock');
+    assert.equal(exported('app.ts', './index', 'lock'), 'lock.ts:lock');
+    assert.equal(exported('app.ts', './index', 'db'), 'db.js:pool');
+    assert.equal(exported('app.ts', './db', 'pool', 'connect'), 'db.js:pool +connect');
+    assert.equal(exported('app.ts', './db', 'other'), 'db.js:1');
+    assert.equal(exported('app.ts', './utils', 'pool'), 'db.js:pool');
+    assert.equal(exported('app.ts', './utils', 'local'), 'utils.js:2');
+    assert.match(exported('app.ts', './lock', 'makeLock') ?? '', /^lock\.ts:function makeLock/);
+  });
+
+  it('knows nothing of packages, missing files, missing names and modules that do not parse', () => {
+    assert.equal(exported('app.ts', 'pg', 'Pool'), null);
+    assert.equal(exported('app.ts', './missing', 'x'), null);
+    assert.equal(exported('app.ts', './lock', 'nope'), null);
+    assert.equal(exported('app.ts', './broken', 'x'), null);
+    assert.equal(moduleSourceCode(path.join(root, 'broken.ts')), null);
+  });
+
+  it('lets construction see what another module built', () => {
+    const sourceCode = moduleSourceCode(path.join(root, 'app.ts'));
+    assert.ok(sourceCode);
+    const specifiers = sourceCode.ast.body.flatMap((s) => (s.type === 'ImportDeclaration' ? s.specifiers : []));
+    const kinds = specifiers.map((s) => `${s.local.name}=${getConstruction(sourceCode, s.local)?.kind ?? 'unknown'}`);
+    assert.deepEqual(kinds, ['lock=mutex', 'db=dbPool', 'makeLock=unknown', 'whole=mutex', 'Nothing=unknown']);
+  });
+
+  it('reaches the packages local modules import, but not type-only imports', () => {
+    const sourceCode = moduleSourceCode(path.join(root, 'app.ts'));
+    assert.ok(sourceCode);
+    const reached = [...reachableModules(sourceCode)].sort();
+    // bullmq is imported only by ./types, which app.ts imports for a type.
+    assert.deepEqual(reached.filter((m) => !m.startsWith('.')), ['async-mutex', 'pg']);
+  });
+});
