@@ -1,6 +1,5 @@
-// Pending until module summaries are merged: an unsaved edit in another open file changes the
-// answer for this one. Run it with `node --import tsx --test test/protocol/crossModule.pending.ts`;
-// rename it to crossModule.test.ts once the rules learn what `db.js` exports.
+// An unsaved edit in another open file changes the answer, through the real rules: what a.js
+// imports from db.js is known from db.js's module summary, read through the project layer.
 //
 // The shape: a.js takes a connection from a pool it imports and never releases it. Whether that is
 // a leak depends only on what db.js builds, since a.js shows no acquire/release pair of its own
