@@ -38,14 +38,21 @@
  *   folder's own ESLint would understand it.
  * - `setTrusted(trusted)`, `invalidate()` (config or project files changed), `dispose()`.
  * - `openDocuments` (an option): unsaved text reaches the plugin's project layer only through
- *   its `setOverlay`, called here before each run, never through ESLint settings.
+ *   its `setOverlay`, called here before each run, never through ESLint settings. With it, each
+ *   run also records the file's imports in the project layer's import index (`importersOf`).
+ *   `syncOverlays(documents)` lays them at once (the server, when a document changes or closes).
+ * - `LintResult.reads`: every file the project layer read for the run (the plugin's read log:
+ *   path and content hash, `file`/`directory` for a stat, or `missing`). The result holds while
+ *   each read does (`isReadCurrent`); ESLint's own reading of the linted text is not in it.
  */
 import * as path from 'node:path';
 import { Linter } from 'eslint';
 import type { EvidenceLocation } from 'eslint-plugin-async-hazards/evidence';
 import { clearEvidence, getEvidence } from 'eslint-plugin-async-hazards/evidence';
 import plugin from 'eslint-plugin-async-hazards';
-import { invalidate as invalidateProjectFiles, setOverlay } from 'eslint-plugin-async-hazards/project';
+import type { FileRead } from 'eslint-plugin-async-hazards/project';
+import * as projectLayer from 'eslint-plugin-async-hazards/project';
+import { importsOf, invalidate as invalidateProjectFiles, setOverlay, withReadLog } from 'eslint-plugin-async-hazards/project';
 import type { Preset, RuleName, RuleSeverities, TypeAwareMode } from './settings';
 import { DEFAULT_SETTINGS, RULE_NAMES } from './settings';
 import { ProjectFileFinder, isProjectServiceFailure } from './typeAware';
@@ -134,6 +141,8 @@ export interface LintResult {
   config: { file: string | null; status: WorkspaceRuleConfig['status']; alias: string | null };
   /** Rules that threw on this text; the other rules' findings are still in `messages`. */
   crashedRules: string[];
+  /** What the project layer read to lint this text; empty when nothing was linted. */
+  reads: FileRead[];
   durationMs: number;
 }
 
@@ -183,8 +192,12 @@ const SEVERITY_NUMBER = { off: 0, warn: 1, error: 2 } as const;
 /** Paths this process laid unsaved text over; overlays are per process, like the plugin's caches. */
 let overlaid = new Set<string>();
 
-/** Makes the plugin's overlays exactly the open documents: unchanged text costs a string comparison. */
-function syncOverlays(documents: Iterable<OpenDocument>): void {
+/**
+ * Makes the plugin's overlays exactly the open documents: unchanged text costs a string comparison.
+ * Each run does it; the server also does it as soon as a document changes or closes, to ask the
+ * project layer which other documents' reads that changed.
+ */
+export function syncOverlays(documents: Iterable<OpenDocument>): void {
   const open = new Set<string>();
   for (const document of documents) {
     const filePath = path.resolve(document.filePath);
@@ -267,6 +280,7 @@ class LintCore implements AsyncHazardsLinter {
       project: null,
       config: { file: null, status: 'none', alias: null },
       crashedRules: [],
+      reads: [],
       durationMs: 0,
     };
     const finish = (): LintResult => {
@@ -399,13 +413,13 @@ class LintCore implements AsyncHazardsLinter {
     }
     const buildStarted = performance.now();
     this.layOverlays();
-    let messages = this.verifyOnce(text, filePath, current, result);
+    let messages = this.verifyLogged(text, filePath, current, result);
     const fatal = plan.typed ? messages.find((m) => m.fatal) : undefined;
     if (fatal && isProjectServiceFailure(fatal.message)) {
       // The project service could not serve this file (a plain syntax error is reported as is).
       current = { ...plan, typed: false, config: this.syntacticTwin(plan) };
       if (callOptions.isCancelled?.()) return;
-      messages = this.verifyOnce(text, filePath, current, result);
+      messages = this.verifyLogged(text, filePath, current, result);
       this.typedFailures.add(filePath);
       await this.notice(`typed:${result.project ?? filePath}`, {
         kind: 'typeInfoUnavailable',
@@ -424,6 +438,26 @@ class LintCore implements AsyncHazardsLinter {
   private syntacticTwin(plan: RunPlan): Linter.Config[] {
     const [first] = plan.config;
     return [{ ...first, languageOptions: { parser, parserOptions: { jsDocParsingMode: 'none', loggerFn: false } } }];
+  }
+
+  /** One pass under the project layer's read log, which becomes `result.reads`. */
+  private verifyLogged(text: string, filePath: string, plan: RunPlan, result: LintResult): Linter.LintMessage[] {
+    const { value, reads } = withReadLog(() => {
+      const messages = this.verifyOnce(text, filePath, plan, result);
+      if (this.options.openDocuments && !messages.some((m) => m.fatal)) this.recordImports(filePath, text);
+      return messages;
+    });
+    result.reads = reads;
+    return value;
+  }
+
+  /**
+   * Puts the file's imports in the project layer's import index, so the server knows which open
+   * files import a module that changed even when no rule asked about that module.
+   */
+  private recordImports(filePath: string, text: string): void {
+    const sourceCode = this.linterFor(filePath).getSourceCode() as { ast: unknown; text: string } | null;
+    if (sourceCode?.text === text) importsOf(filePath, sourceCode.ast as Parameters<typeof importsOf>[1], text);
   }
 
   /** One ESLint pass; a rule that threw is left out of the messages (see `isolateCrashes`). */
@@ -559,16 +593,20 @@ function withoutRules(config: Linter.Config[], ruleIds: readonly string[]): Lint
 
 /**
  * Test hook: `ASYNC_HAZARDS_TEST_PLUGIN` names a CommonJS module whose export replaces the bundled
- * plugin, so tests of the built CLI and server can run a rule that throws. Never set in use.
+ * plugin, so tests of the built CLI and server can run a rule that throws. An export that is a
+ * function is called with the bundled project layer and returns the plugin: a stand-in rule then
+ * reads modules through the same overlays and read log as the bundled rules. Never set in use.
  */
 function testPlugin(): PluginLike | undefined {
   const file = process.env.ASYNC_HAZARDS_TEST_PLUGIN;
+  if (!file) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module named at run time
-  return file ? (require(file) as PluginLike) : undefined;
+  const loaded = require(file) as PluginLike | ((project: typeof projectLayer) => PluginLike);
+  return typeof loaded === 'function' ? loaded(projectLayer) : loaded;
 }
 
 function emptyResult(filePath: string): LintResult {
-  return { filePath, messages: [], skipped: null, typeAware: false, project: null, config: { file: null, status: 'none', alias: null }, crashedRules: [], durationMs: 0 };
+  return { filePath, messages: [], skipped: null, typeAware: false, project: null, config: { file: null, status: 'none', alias: null }, crashedRules: [], reads: [], durationMs: 0 };
 }
 
 /** NUL characters do not occur in source text; a run of them means a binary file was opened. */

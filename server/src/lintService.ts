@@ -6,8 +6,10 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { TextDocument as TextDocumentImpl } from 'vscode-languageserver-textdocument';
 import { toDiagnostic } from './diagnostics';
 import { describe, type Reporter } from './errors';
+import type { FileRead } from 'eslint-plugin-async-hazards/project';
+import { importersOf, invalidate as invalidateProjectFile, isReadCurrent } from 'eslint-plugin-async-hazards/project';
 import type { AsyncHazardsLinter, LintNotice, LintResult, OpenDocument } from './lint';
-import { BUGS_URL, createLinter } from './lint';
+import { BUGS_URL, createLinter, syncOverlays } from './lint';
 import { StatusNotification, type InitializationOptions, type StatusParams } from './protocol';
 import type { Settings } from './settings';
 import { DEFAULT_SETTINGS, SETTINGS_SECTION, validateSettings } from './settings';
@@ -24,6 +26,12 @@ export interface DocumentReport {
   version: number;
   diagnostics: Diagnostic[];
 }
+
+/**
+ * How a module changed: `edited` (unsaved text), `opened` (its editor text now counts), `closed`
+ * (its saved file counts again), `disk` (a watched file was created, changed or deleted).
+ */
+export type ModuleChange = 'edited' | 'opened' | 'closed' | 'disk';
 
 const LANGUAGE_EXTENSIONS: Record<string, string> = {
   javascript: '.js',
@@ -54,6 +62,11 @@ export class LintService {
   private trustedFolders = new Set<string>();
   private progress: WorkDoneProgressServerReporter | null = null;
   private lintCount = 0;
+  /** What the last lint of each open document read, by path (the project layer's read log). */
+  private readonly reads = new Map<string, Map<string, FileRead>>();
+  /** Bumped when a module an open document depends on changes: part of its result id. */
+  private readonly dependencyStamps = new Map<string, number>();
+  private refreshScheduled = false;
 
   constructor(
     private readonly connection: Connection,
@@ -131,6 +144,44 @@ export class LintService {
     this.saved.delete(uri);
     this.settings.delete(uri);
     this.inflight.delete(uri);
+    this.reads.delete(uri);
+    this.dependencyStamps.delete(uri);
+  }
+
+  /**
+   * JS/TS modules changed (absolute paths). The project layer is told, then every other open
+   * document whose last lint read one of them and would now read something else is due again, and
+   * so is every open document that imports one (`importersOf`): the import index covers what a
+   * read log cannot show, such as what the type checker read. `opened` counts only the reads
+   * (opening a file seldom changes its text). A file on disk that is open in the editor changes
+   * nothing: its unsaved text is what everyone reads. Their results are dropped, pull clients are
+   * asked to pull again, and the URIs are returned for push clients.
+   */
+  modulesChanged(paths: readonly string[], how: ModuleChange): string[] {
+    const open = new Map<string, string>();
+    for (const document of this.documents.all()) if (document.uri.startsWith('file:')) open.set(path.resolve(fileURLToPath(document.uri)), document.uri);
+    const changed = paths.map((p) => path.resolve(p)).filter((p) => how !== 'disk' || !open.has(p));
+    if (changed.length === 0) return [];
+    if (how === 'disk') for (const file of changed) invalidateProjectFile(file);
+    else syncOverlays(this.openDocuments());
+    const due = new Set<string>();
+    for (const [filePath, uri] of open) {
+      if (changed.includes(filePath)) continue;
+      const reads = this.reads.get(uri);
+      if (reads && changed.some((file) => { const read = reads.get(file); return read !== undefined && !isReadCurrent(read); })) due.add(uri);
+    }
+    if (how !== 'opened') {
+      for (const file of changed) for (const importer of importersOf(file)) {
+        const uri = open.get(importer);
+        if (uri && !changed.includes(importer)) due.add(uri);
+      }
+    }
+    for (const uri of due) {
+      this.dependencyStamps.set(uri, (this.dependencyStamps.get(uri) ?? 0) + 1);
+      this.reports.delete(uri);
+    }
+    if (due.size > 0) this.refreshSoon();
+    return [...due];
   }
 
   /** Latest diagnostics of the current version of `uri`, for hover. */
@@ -179,7 +230,7 @@ export class LintService {
     const settings = await this.settingsFor(uri);
     if (!settings.enable) return { resultId: `disabled:${this.generation}`, version: document.version, diagnostics: [] };
     const target = settings.run === 'onSave' ? (this.saved.get(uri) ?? document) : document;
-    const resultId = `${target.version}:${this.generation}`;
+    const resultId = `${target.version}:${this.generation}:${this.dependencyStamps.get(uri) ?? 0}`;
     const cached = this.reports.get(uri);
     if (cached?.resultId === resultId) return cached;
     const running = this.inflight.get(uri);
@@ -207,7 +258,12 @@ export class LintService {
 
   private async lint(uri: string, target: TextDocument, settings: Settings, resultId: string, token?: CancellationToken): Promise<DocumentReport | null> {
     await settle();
-    const isCancelled = (): boolean => token?.isCancellationRequested === true || (settings.run === 'onType' && this.documents.get(uri)?.version !== target.version);
+    const stamp = this.dependencyStamps.get(uri) ?? 0;
+    // A module it depends on changing again makes this run moot, as a newer version does.
+    const isCancelled = (): boolean =>
+      token?.isCancellationRequested === true ||
+      (settings.run === 'onType' && this.documents.get(uri)?.version !== target.version) ||
+      (this.dependencyStamps.get(uri) ?? 0) !== stamp;
     if (isCancelled()) return null;
     const filePath = this.filePathFor(target);
     const folder = this.folderFor(uri, filePath);
@@ -226,6 +282,7 @@ export class LintService {
     else if (result.skipped) this.reporter.log(`${filePath} not linted: ${result.skipped.detail}`);
     const report: DocumentReport = { resultId, version: target.version, diagnostics: result.messages.map((m) => toDiagnostic(m, target)) };
     this.reports.set(uri, report);
+    if (this.documents.get(uri)) this.reads.set(uri, new Map(result.reads.map((read) => [read.path, read])));
     this.status({ state: 'ready', uri, version: target.version, lastLintMs: Math.round(result.durationMs * 100) / 100, lastLintAt: new Date().toISOString(), typeAware: result.typeAware });
     return report;
   }
@@ -268,6 +325,16 @@ export class LintService {
 
   private isTrusted(folderUri: string): boolean {
     return this.workspaceTrusted || this.trustedFolders.has(folderUri) || this.trustedFolders.has(folderUri.replace(/\/$/, ''));
+  }
+
+  /** One refresh for however many modules changed in the same turn. */
+  private refreshSoon(): void {
+    if (this.refreshScheduled || !this.capabilities.workspace?.diagnostics?.refreshSupport) return;
+    this.refreshScheduled = true;
+    setImmediate(() => {
+      this.refreshScheduled = false;
+      void this.connection.languages.diagnostics.refresh().then(undefined, () => undefined);
+    });
   }
 
   private changed(): void {

@@ -1,6 +1,6 @@
 // Entry point: wires LSP handlers to the modules. `node server.js --stdio` (or --node-ipc).
-import { pathToFileURL } from 'node:url';
-import type { CancellationToken, ClientCapabilities, CodeAction, DocumentDiagnosticReport, InitializeResult, WorkDoneProgressServerReporter, WorkspaceDiagnosticReport } from 'vscode-languageserver/node';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { CancellationToken, ClientCapabilities, CodeAction, DidChangeWatchedFilesParams, DocumentDiagnosticReport, InitializeResult, WorkDoneProgressServerReporter, WorkspaceDiagnosticReport } from 'vscode-languageserver/node';
 import {
   CodeActionKind,
   DidChangeWatchedFilesNotification,
@@ -16,10 +16,13 @@ import { fixAllAction, quickFixes, wants } from './codeActions';
 import { minimalEdit } from './diagnostics';
 import { InvalidParamsError, Reporter, describe, requirePosition, requireTextDocument } from './errors';
 import { hoverFor } from './hover';
+import { isSupportedFile } from './lint';
+import type { ModuleChange } from './lintService';
 import { LintService } from './lintService';
 import type { DidGrantTrustParams, InitializationOptions, ScanSummary } from './protocol';
 import { Commands, DidGrantTrustNotification, FIX_ALL_KIND, StatusNotification } from './protocol';
 import { ruleDocsPath, ruleDocsUrl, ruleName } from './ruleDocs';
+import { WATCHED_CONFIG_GLOB, WATCHED_MODULE_GLOB, isProjectConfigFile } from './workspaceConfig';
 import { WorkspaceDiagnostics } from './workspaceScan';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -28,6 +31,8 @@ const reporter = new Reporter(connection);
 let capabilities: ClientCapabilities = {};
 let service: LintService | undefined;
 let scanProgress: WorkDoneProgressServerReporter | null = null;
+/** Opened, and its first content event not yet heard (`TextDocuments` sends one right after the open). */
+const justOpened = new Set<string>();
 
 // A document must never take the process down.
 process.on('uncaughtException', (error) => reporter.error('uncaught exception', error));
@@ -66,7 +71,7 @@ connection.onInitialize((params): InitializeResult => {
 connection.onInitialized(() => {
   if (capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
     void connection.client.register(DidChangeWatchedFilesNotification.type, {
-      watchers: [{ globPattern: '**/{eslint.config.{js,mjs,cjs,ts,mts,cts},tsconfig*.json,jsconfig.json,package.json}' }],
+      watchers: [{ globPattern: WATCHED_CONFIG_GLOB }, { globPattern: WATCHED_MODULE_GLOB }],
     });
   }
   if (capabilities.workspace?.workspaceFolders) {
@@ -80,12 +85,15 @@ connection.onInitialized(() => {
 
 documents.onDidOpen(reporter.guardNotification('didOpen', ({ document }) => {
   scan.opened(document.uri);
+  justOpened.add(document.uri);
   // What was opened counts as saved for `run: onSave`.
   lints().documentSaved(document);
   if (!lints().pullSupported) return push(document.uri);
 }));
 documents.onDidChangeContent(reporter.guardNotification('didChange', async ({ document }) => {
+  const dependents = changedModule(document.uri, justOpened.delete(document.uri) ? 'opened' : 'edited');
   if (!lints().pullSupported && (await lints().settingsFor(document.uri)).run === 'onType') await push(document.uri);
+  await pushDependents(dependents);
 }));
 documents.onDidSave(reporter.guardNotification('didSave', async ({ document }) => {
   lints().documentSaved(document);
@@ -94,10 +102,24 @@ documents.onDidSave(reporter.guardNotification('didSave', async ({ document }) =
   else await push(document.uri);
 }));
 documents.onDidClose(reporter.guardNotification('didClose', async ({ document }) => {
+  justOpened.delete(document.uri);
   lints().documentClosed(document.uri);
   if (!lints().pullSupported) void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
+  await pushDependents(changedModule(document.uri, 'closed'));
   if (document.uri.startsWith('file:')) await scan.closed(lints().filePathFor(document));
 }));
+
+/** The open documents to lint again because the module at `uri` changed (see `LintService.modulesChanged`). */
+function changedModule(uri: string, how: ModuleChange): string[] {
+  if (!uri.startsWith('file:')) return [];
+  const filePath = fileURLToPath(uri);
+  return isSupportedFile(filePath) ? lints().modulesChanged([filePath], how) : [];
+}
+
+/** Push clients get the dependents' new diagnostics; pull clients were asked to pull again. */
+async function pushDependents(uris: readonly string[]): Promise<void> {
+  if (!lints().pullSupported) await Promise.all(uris.map(push));
+}
 
 /** Push fallback for clients without pull diagnostics. */
 async function push(uri: string): Promise<void> {
@@ -207,9 +229,15 @@ connection.onDidChangeConfiguration(reporter.guardNotification('didChangeConfigu
   lints().configurationChanged();
   return relintPushed();
 }));
-connection.onDidChangeWatchedFiles(reporter.guardNotification('didChangeWatchedFiles', () => {
-  lints().filesChanged();
-  return relintPushed();
+connection.onDidChangeWatchedFiles(reporter.guardNotification('didChangeWatchedFiles', (params: DidChangeWatchedFilesParams | undefined) => {
+  const paths = (Array.isArray(params?.changes) ? params.changes : []).flatMap((c) => (typeof c?.uri === 'string' && c.uri.startsWith('file:') ? [fileURLToPath(c.uri)] : []));
+  if (paths.length === 0 || paths.some(isProjectConfigFile)) {
+    lints().filesChanged();
+    return relintPushed();
+  }
+  // Installs and builds rewrite node_modules wholesale; what rules read there is its manifests.
+  const modules = paths.filter((p) => isSupportedFile(p) && !p.split(/[\\/]/).includes('node_modules'));
+  return pushDependents(lints().modulesChanged(modules, 'disk'));
 }));
 
 /** Pull clients are told to re-pull by `changed()`; push clients get fresh diagnostics here. */

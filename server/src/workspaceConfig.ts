@@ -14,6 +14,17 @@ export const CONFIG_FILE_NAMES = [
 
 export const PLUGIN_META_NAME = 'eslint-plugin-async-hazards';
 
+/** Files whose change re-reads every config and re-lints every open file. */
+export const WATCHED_CONFIG_GLOB = '**/{eslint.config.{js,mjs,cjs,ts,mts,cts},tsconfig*.json,jsconfig.json,package.json}';
+/** Modules: a change re-lints only the open files that read or import the module. */
+export const WATCHED_MODULE_GLOB = '**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}';
+
+/** Does a change to `filePath` call for everything to be read again (see `WATCHED_CONFIG_GLOB`)? */
+export function isProjectConfigFile(filePath: string): boolean {
+  const base = path.basename(filePath);
+  return (CONFIG_FILE_NAMES as readonly string[]).includes(base) || /^tsconfig.*\.json$/.test(base) || base === 'jsconfig.json' || base === 'package.json';
+}
+
 /** What a workspace's own ESLint config says about our rules for one file. */
 export interface WorkspaceRuleConfig {
   /** The config file that applies (found without executing anything). */

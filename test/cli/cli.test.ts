@@ -231,6 +231,52 @@ describe('--cache', () => {
   });
 });
 
+/** An express app with its own node_modules (no link back to ours, so a test may rewrite it). */
+function expressApp(installed: string | null, declared: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'async-hazards-cli-'));
+  temps.push(dir);
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'app', dependencies: { express: declared } }),
+    // An async route that can reject outside any `try`: Express 4 drops the rejection, Express 5 handles it.
+    'src/app.js': "const express = require('express');\nconst app = express();\napp.get('/', async (req, res) => {\n  res.send(await load(req.params.id));\n});\nasync function load(id) {\n  return id;\n}\napp.listen(3000);\n",
+  };
+  if (installed) {
+    files['node_modules/express/package.json'] = JSON.stringify({ name: 'express', version: installed, main: 'index.js' });
+    files['node_modules/express/index.js'] = 'module.exports = function express() {};\n';
+  }
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+describe('--cache and the files a lint read', () => {
+  const orphaned = (dir: string): number => byRule(json(['src/', '--cache'], dir).reports).get('async-hazards/no-orphaned-promise') ?? 0;
+
+  it('lints a file again when the express it imports is upgraded in node_modules, though the file did not change', () => {
+    const dir = expressApp('4.21.2', '^4.18.0');
+    assert.equal(orphaned(dir), 1);
+    assert.equal(orphaned(dir), 1, 'from the cache');
+    fs.writeFileSync(path.join(dir, 'node_modules/express/package.json'), JSON.stringify({ name: 'express', version: '5.1.0', main: 'index.js' }));
+    assert.equal(orphaned(dir), 0);
+    const cache = JSON.parse(fs.readFileSync(path.join(dir, '.async-hazards-cache'), 'utf8')) as { files: Record<string, { reads: Array<{ path: string; state: string }> }> };
+    const reads = cache.files[path.join(fs.realpathSync(dir), 'src/app.js')]?.reads ?? cache.files[path.join(dir, 'src/app.js')]?.reads;
+    assert.ok(reads?.some((r) => r.path.endsWith(path.join('node_modules', 'express', 'package.json')) && /^[0-9a-f]{40}$/.test(r.state)), JSON.stringify(reads));
+  });
+
+  it('lints a file again when the declared range changes, or when the package gets installed', () => {
+    const dir = expressApp(null, '^4.18.0');
+    assert.equal(orphaned(dir), 1);
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'app', dependencies: { express: '^5.0.0' } }));
+    assert.equal(orphaned(dir), 0);
+    // The installed package wins over the range; it was a missing path in the last lint's reads.
+    fs.mkdirSync(path.join(dir, 'node_modules/express'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'node_modules/express/package.json'), JSON.stringify({ name: 'express', version: '4.21.2' }));
+    assert.equal(orphaned(dir), 1);
+  });
+});
+
 describe('suppressions baseline', () => {
   it('hides existing findings, and a newly added hazard still fails', () => {
     const dir = scratch({}, true);

@@ -2,7 +2,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { parsedModule, resolveImport } from 'eslint-plugin-async-hazards/project';
+import { createHash } from 'node:crypto';
+import { importersOf, isReadCurrent, parsedModule, resolveImport, setOverlay } from 'eslint-plugin-async-hazards/project';
 import type { LintNotice, OpenDocument } from '../../server/src/lint';
 import { createLinter } from '../../server/src/lint';
 import { ALIASED_CONFIG, FAILING_CONFIG, HAZARDS_TS, makeFolder } from './fixtures';
@@ -208,6 +209,39 @@ describe('lint core', () => {
     // A linter without open documents (the CLI) lays no overlays of its own.
     const cli = createLinter({ cwd: workspace.dir, typeAware: 'off', plugin: standIn });
     assert.deepEqual((await cli.lintText(text, file)).messages.map((m) => m.message), ['db.ts: pool', 'unresolved']);
+  });
+
+  it('returns what the project layer read for the run, and records imports for open-document linters', async () => {
+    const workspace = makeFolder('core-reads', {
+      'package.json': JSON.stringify({ name: 'app', dependencies: { express: '^4.18.0' } }),
+      'node_modules/express/package.json': JSON.stringify({ name: 'express', version: '4.21.2' }),
+      'src/db.js': 'export const pool = 1;\n',
+    });
+    after(() => workspace.remove());
+    const file = path.join(workspace.dir, 'src', 'app.js');
+    const route = "import express from 'express';\nimport { pool } from './db.js';\nconst app = express();\napp.get('/', async (req, res) => {\n  res.send(await pool.query(req.params.id));\n});\n";
+    const installed = path.join(workspace.dir, 'node_modules/express/package.json');
+    const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
+
+    const cli = createLinter({ cwd: workspace.dir, typeAware: 'off' });
+    const result = await cli.lintText(route, file);
+    assert.deepEqual(result.messages.map((m) => [m.ruleId, m.line]), [['async-hazards/no-orphaned-promise', 4]]);
+    // The rule asked which express runs the route: the installed manifest, by content.
+    assert.equal(result.reads.find((r) => r.path === installed)?.state, sha1(JSON.stringify({ name: 'express', version: '4.21.2' })));
+    assert.ok(result.reads.every(isReadCurrent));
+    assert.equal(result.reads.some((r) => r.path === path.join(workspace.dir, 'src', 'db.js')), false, 'no rule looked at db.js');
+    assert.deepEqual(importersOf(path.join(workspace.dir, 'src', 'db.js')), [], 'a linter without open documents indexes nothing');
+
+    const server = createLinter({ cwd: workspace.dir, typeAware: 'off', openDocuments: () => [] });
+    const served = await server.lintText(route, file);
+    assert.deepEqual(importersOf(path.join(workspace.dir, 'src', 'db.js')), [file]);
+    assert.equal(served.reads.find((r) => r.path === path.join(workspace.dir, 'src', 'db.js'))?.state, 'file', 'resolving the import found it');
+    setOverlay(installed, JSON.stringify({ name: 'express', version: '5.1.0' }));
+    try {
+      assert.equal(served.reads.every(isReadCurrent), false, 'an upgraded express makes the result stale');
+    } finally {
+      setOverlay(installed, null);
+    }
   });
 
   it('gives one fatal message for a parse error', async () => {

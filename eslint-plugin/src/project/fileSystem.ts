@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CachedInputFileSystem, FileSystem } from 'enhanced-resolve';
@@ -76,6 +77,129 @@ export function invalidate(file?: string): void {
   }
 }
 
+/**
+ * What a read found at a path: the sha1 of the text when the text was read, `file` or `directory`
+ * when only a stat was made (the resolver probing `db.ts`, `db.js`, …), `missing` when nothing
+ * was there. A state that no longer holds means an answer built on it may have changed.
+ */
+export type ReadState = string;
+
+/** One path the layer read while a read log was open. */
+export interface FileRead {
+  path: string;
+  state: ReadState;
+}
+
+/**
+ * What a read saw. Text is hashed only when the log closes, so a log costs next to nothing per
+ * read; a replayed read arrives hashed already.
+ */
+type Seen = { text: string } | { hash: string } | 'file' | 'directory' | 'missing';
+
+/** The read logs open now, innermost last: every read is noted in each of them. */
+const logs: Map<string, Seen>[] = [];
+/** Set by the first read log: until then caches above the disk do not keep what they read. */
+let logging = false;
+
+function note(at: string, seen: Seen): void {
+  for (const log of logs) {
+    // That a file has some text says more than that it exists.
+    if (typeof seen === 'string' && typeof log.get(at) === 'object') continue;
+    log.set(at, seen);
+  }
+}
+
+function stateOf(seen: Seen): ReadState {
+  if (typeof seen === 'string') return seen;
+  return 'hash' in seen ? seen.hash : contentHash(seen.text);
+}
+
+function contentHash(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+function toReads(log: ReadonlyMap<string, Seen>): FileRead[] {
+  return [...log].map(([at, seen]) => ({ path: at, state: stateOf(seen) })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * Runs `fn` and returns, with its value, every file the project layer read meanwhile (the
+ * resolver's probes and the manifests, modules and tsconfigs it opened), each once, sorted by
+ * path. Answers the layer had cached count too: they carry the reads they were computed from.
+ * Logs nest. A caller that keeps the result of `fn` can tell it is still good when every read
+ * is still current (`isReadCurrent`): the language server re-lints an open file when a path it
+ * read changes, the CLI's cache re-lints a file whose reads changed.
+ *
+ * Not recorded: symlink targets (`readlink`, `realpath`) and ESLint's own reads of the linted file.
+ */
+export function withReadLog<T>(fn: () => T): { value: T; reads: FileRead[] } {
+  logging = true;
+  const log = new Map<string, Seen>();
+  logs.push(log);
+  try {
+    return { value: fn(), reads: toReads(log) };
+  } finally {
+    logs.splice(logs.lastIndexOf(log), 1);
+  }
+}
+
+/**
+ * For caches inside the layer: runs `fn` and keeps what it read, to be replayed into the logs open
+ * when the cached answer is used again. Null reads when no log was ever opened (plain ESLint runs
+ * keep nothing); a cache must then compute again if a log is open on a later hit.
+ */
+export function captureReads<T>(fn: () => T): { value: T; reads: readonly FileRead[] | null } {
+  if (!logging) return { value: fn(), reads: null };
+  const { value, reads } = withReadLog(fn);
+  return { value, reads };
+}
+
+/** Notes `reads`, captured earlier, in every open log. */
+export function replayReads(reads: readonly FileRead[]): void {
+  if (logs.length === 0) return;
+  for (const read of reads) note(read.path, isStatState(read.state) ? (read.state as 'file' | 'directory' | 'missing') : { hash: read.state });
+}
+
+function isStatState(state: ReadState): boolean {
+  return state === 'file' || state === 'directory' || state === 'missing';
+}
+
+/** True while a read log is open: caches use it to know a hit must replay what it read. */
+export function readLogOpen(): boolean {
+  return logs.length > 0;
+}
+
+/**
+ * Does `read` still hold? Judged through the same view of the disk as the reads themselves
+ * (unsaved text included), and noted in no log.
+ */
+export function isReadCurrent(read: FileRead): boolean {
+  const open = logs.splice(0);
+  try {
+    return currentState(read.path, read.state) === read.state;
+  } finally {
+    logs.push(...open);
+  }
+}
+
+function currentState(file: string, recorded: ReadState): ReadState {
+  const at = key(file);
+  if (!isStatState(recorded)) {
+    const text = readText(at);
+    return text === null ? 'missing' : contentHash(text);
+  }
+  return overlays.has(at) ? 'file' : diskState(at);
+}
+
+function diskState(at: string): 'file' | 'directory' | 'missing' {
+  try {
+    const stat = disk().statSync(at);
+    return stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'missing';
+  } catch {
+    return 'missing';
+  }
+}
+
 /** Paths that currently have unsaved text (tests and diagnostics). */
 export function overlaidPaths(): string[] {
   return [...overlays.keys()];
@@ -84,6 +208,7 @@ export function overlaidPaths(): string[] {
 /** Drops every overlay and cached read (tests). */
 export function resetFileSystem(): void {
   overlays.clear();
+  logging = false;
   invalidate();
 }
 
@@ -91,24 +216,56 @@ export function resetFileSystem(): void {
 export function readText(file: string): string | null {
   const at = key(file);
   const overlay = overlays.get(at);
-  if (overlay !== undefined) return overlay;
+  if (overlay !== undefined) {
+    if (logs.length > 0) note(at, { text: overlay });
+    return overlay;
+  }
+  let text: string | null;
   try {
     const data = disk().readFileSync(at);
-    return typeof data === 'string' ? data : data.toString('utf8');
+    text = typeof data === 'string' ? data : data.toString('utf8');
   } catch {
     // Missing, a directory, or unreadable: all read as "no such file" to every caller.
-    return null;
+    text = null;
   }
+  // A failed read of a directory is noted as the directory, so that checking the read later agrees.
+  if (logs.length > 0) note(at, text === null ? diskState(at) : { text });
+  return text;
 }
 
 /** True when `file` is a file, saved or only in the editor. */
 export function isFile(file: string): boolean {
   const at = key(file);
-  if (overlays.has(at)) return true;
+  if (overlays.has(at)) {
+    if (logs.length > 0) note(at, 'file');
+    return true;
+  }
   try {
-    return disk().statSync(at).isFile();
+    return noteStat(at, disk().statSync(at)).isFile();
   } catch {
+    if (logs.length > 0) note(at, 'missing');
     return false;
+  }
+}
+
+function noteStat(at: string, stat: fs.Stats): fs.Stats {
+  if (logs.length > 0) note(at, stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'missing');
+  return stat;
+}
+
+/** A stat for the resolver, noted in the open logs (a throw is "missing"). */
+function loggedStat(file: string, stat: (at: string) => fs.Stats): fs.Stats {
+  const at = key(file);
+  const text = overlays.get(at);
+  if (text !== undefined) {
+    if (logs.length > 0) note(at, 'file');
+    return overlayStat(text);
+  }
+  try {
+    return noteStat(at, stat(file));
+  } catch (error) {
+    if (logs.length > 0) note(at, 'missing');
+    throw error;
   }
 }
 
@@ -128,6 +285,13 @@ function overlayStat(text: string): fs.Stats {
   } as fs.Stats;
 }
 
+/** The resolver expects a missing file to throw, as `fs` does. */
+function readOrThrow(file: string): string {
+  const text = readText(file);
+  if (text === null) throw Object.assign(new Error(`ENOENT: no such file or directory, open '${file}'`), { code: 'ENOENT', path: file });
+  return text;
+}
+
 function notALink(at: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`EINVAL: invalid argument, readlink '${at}'`), { code: 'EINVAL', path: at });
 }
@@ -138,27 +302,24 @@ function notALink(at: string): NodeJS.ErrnoException {
  */
 export const resolverFileSystem = {
   statSync(file: string): fs.Stats {
-    const text = overlays.get(key(file));
-    return text === undefined ? disk().statSync(file) : overlayStat(text);
+    return loggedStat(file, (at) => disk().statSync(at));
   },
   lstatSync(file: string): fs.Stats {
-    const text = overlays.get(key(file));
-    if (text !== undefined) return overlayStat(text);
     const d = disk();
-    return d.lstatSync ? d.lstatSync(file) : d.statSync(file);
+    return loggedStat(file, (at) => (d.lstatSync ? d.lstatSync(at) : d.statSync(at)));
   },
   readFileSync(file: string): Buffer {
     const text = overlays.get(key(file));
-    if (text !== undefined) return Buffer.from(text);
+    if (text !== undefined || logs.length > 0) return Buffer.from(readOrThrow(file));
     const data = disk().readFileSync(file);
     return typeof data === 'string' ? Buffer.from(data) : data;
   },
   readJsonSync(file: string): unknown {
     const text = overlays.get(key(file));
-    if (text !== undefined) return JSON.parse(text) as unknown;
     const d = disk();
-    if (d.readJsonSync) return d.readJsonSync(file);
-    return JSON.parse(readText(file) ?? '') as unknown;
+    // While a log is open the text is read (to be hashed) and parsed here, not from the JSON cache.
+    if (text !== undefined || logs.length > 0 || !d.readJsonSync) return JSON.parse(readOrThrow(file)) as unknown;
+    return d.readJsonSync(file);
   },
   readdirSync(dir: string): unknown {
     return disk().readdirSync(dir);

@@ -1,13 +1,15 @@
-import { DISK_CACHE_MS, currentEpoch } from './fileSystem';
+import type { FileRead } from './fileSystem';
+import { DISK_CACHE_MS, captureReads, currentEpoch, readLogOpen, replayReads } from './fileSystem';
 import { Lru } from './lru';
 
 /**
  * Answers derived from the disk (where an import goes, which manifest is nearest). One is reused
  * while nothing was overlaid or invalidated since (the epoch) and the disk reads it came from are
- * still trusted; asking again costs a map lookup instead of a resolver run.
+ * still trusted; asking again costs a map lookup instead of a resolver run. Each answer keeps the
+ * reads it was computed from, so a read log open when it is reused still sees them.
  */
 export class FreshCache<V> {
-  private readonly entries: Lru<string, { epoch: number; at: number; value: V }>;
+  private readonly entries: Lru<string, { epoch: number; at: number; value: V; reads: readonly FileRead[] | null }>;
 
   constructor(maxEntries: number) {
     this.entries = new Lru(maxEntries);
@@ -16,9 +18,16 @@ export class FreshCache<V> {
   get(key: string, compute: () => V): V {
     const now = Date.now();
     const hit = this.entries.get(key);
-    if (hit && hit.epoch === currentEpoch() && now - hit.at < DISK_CACHE_MS) return hit.value;
-    const value = compute();
-    this.entries.set(key, { epoch: currentEpoch(), at: now, value });
+    if (hit && hit.epoch === currentEpoch() && now - hit.at < DISK_CACHE_MS) {
+      if (hit.reads) {
+        replayReads(hit.reads);
+        return hit.value;
+      }
+      // Computed before any read log existed: what it read is unknown, so it is computed again.
+      if (!readLogOpen()) return hit.value;
+    }
+    const { value, reads } = captureReads(compute);
+    this.entries.set(key, { epoch: currentEpoch(), at: now, value, reads });
     return value;
   }
 

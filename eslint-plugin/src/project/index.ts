@@ -6,6 +6,13 @@
  * Every answer is computed on first question and cached per process (each ESLint worker thread
  * has its own), in bounded caches. Unsaved editor text reaches it only through `setOverlay` and
  * `invalidate`, exported to integrations as `eslint-plugin-async-hazards/project`.
+ *
+ * `withReadLog(fn)` says which files an answer was built from (each path with a content hash,
+ * `file`/`directory` for a bare stat, or `missing`), cached answers included, and
+ * `isReadCurrent(read)` whether one still holds: the language server re-lints an open file when
+ * something it read changes, and the CLI's cache keys a result on them. A cache kept above the
+ * layer (in analysis) stays truthful by asking the layer again on a hit (its own caches are
+ * cheap and replay their reads) rather than by remembering an answer per path.
  */
 import { resetFileSystem } from './fileSystem';
 import { resetImportIndex } from './importIndex';
@@ -13,7 +20,8 @@ import { resetModules } from './modules';
 import { resetPackages } from './packages';
 import { resetResolver } from './resolve';
 
-export { invalidate, overlaidPaths, setOverlay } from './fileSystem';
+export type { FileRead, ReadState } from './fileSystem';
+export { invalidate, isReadCurrent, overlaidPaths, setOverlay, withReadLog } from './fileSystem';
 export type { ResolvedImport } from './importIndex';
 export { importersOf, importsOf } from './importIndex';
 export type { ImportRecord } from './importRecords';

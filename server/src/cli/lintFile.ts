@@ -1,4 +1,5 @@
 import * as fs from 'node:fs/promises';
+import type { FileRead } from 'eslint-plugin-async-hazards/project';
 import type { AsyncHazardsLinter, CreateLinterOptions, LintMessage, LintNotice } from '../lint';
 import { createLinter } from '../lint';
 import { hash } from './cache';
@@ -30,6 +31,8 @@ export interface FileOutcome {
   fromCache: boolean;
   /** Hash of the linted text, when the findings may be cached. */
   cacheHash: string | null;
+  /** What the project layer read for the lint (`LintResult.reads`), kept with a cached result. */
+  reads: FileRead[];
   /** The autofixed text, when fixing changed it. */
   output: string | null;
   /** Why the file was not linted (too large, binary), if so. */
@@ -78,6 +81,7 @@ async function lintOne(linter: AsyncHazardsLinter, job: LintJob, fix: { write: b
     messages: [],
     fromCache: false,
     cacheHash: null,
+    reads: [],
     output: null,
     skipped: null,
     crashedRules: [],
@@ -108,6 +112,7 @@ async function lintOne(linter: AsyncHazardsLinter, job: LintJob, fix: { write: b
   if (result.skipped && result.skipped.reason !== 'ignored') outcome.skipped = result.skipped.detail;
   outcome.crashedRules = result.crashedRules;
   outcome.messages = result.messages;
+  outcome.reads = result.reads;
   if (result.crashedRules.length === 0 && !result.skipped) outcome.cacheHash = textHash;
   return outcome;
 }

@@ -147,7 +147,7 @@ function settle(outcome: FileOutcome, options: CliOptions, cache: ResultCache | 
   if (outcome.skipped !== null) process.stderr.write(`async-hazards: warning: skipped ${path.relative(process.cwd(), filePath)}: ${outcome.skipped}\n`);
   for (const ruleId of outcome.crashedRules) crashes.set(ruleId, [...(crashes.get(ruleId) ?? []), filePath]);
   const messages = outcome.messages.map((m) => ({ ...m }));
-  if (outcome.cacheHash !== null) cache?.set(filePath, outcome.cacheHash, messages);
+  if (outcome.cacheHash !== null) cache?.set(filePath, outcome.cacheHash, messages, outcome.reads);
   return countMessages({ filePath, messages, ...output, ...(outcome.skipped !== null ? { skipped: outcome.skipped } : {}) });
 }
 

@@ -206,6 +206,7 @@ function lostOutcome(job: LintJob, reason: string): FileOutcome {
     messages: [],
     fromCache: false,
     cacheHash: null,
+    reads: [],
     output: null,
     skipped: null,
     crashedRules: [],
