@@ -7,12 +7,15 @@
  * has its own), in bounded caches. Unsaved editor text reaches it only through `setOverlay` and
  * `invalidate`, exported to integrations as `eslint-plugin-async-hazards/project`.
  */
+import { resetEntries } from './entries';
 import { resetFileSystem } from './fileSystem';
 import { resetImportIndex } from './importIndex';
 import { resetModules } from './modules';
 import { resetPackages } from './packages';
 import { resetResolver } from './resolve';
 
+export type { EntryReach } from './entries';
+export { MAX_PACKAGE_FILES, configValues, entryReach, hasMainGuard, hasShebang, isLibraryPackage, isServingScript, isTestFile, matchesGlob, scriptTargets } from './entries';
 export { invalidate, overlaidPaths, setOverlay } from './fileSystem';
 export type { ResolvedImport } from './importIndex';
 export { importersOf, importsOf } from './importIndex';
@@ -31,4 +34,5 @@ export function resetProject(): void {
   resetModules();
   resetImportIndex();
   resetPackages();
+  resetEntries();
 }
