@@ -295,7 +295,7 @@ export function scriptTargets(command: string): string[] {
       // `NODE_ENV=test`, wrapper programs and their options, `pnpm exec`, `yarn node`, `npm exec --`.
       if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || WRAPPERS.has(word) || word === '--' ||
         ((word === 'pnpm' || word === 'yarn' || word === 'npm') && (words[i + 1] === 'exec' || words[i + 1] === 'node'))) {
-        i += word === 'pnpm' || word === 'yarn' || word === 'npm' ? 2 : 1;
+        i += (word === 'pnpm' || word === 'yarn' || word === 'npm') && words[i + 1] === 'exec' ? 2 : 1;
         continue;
       }
       if (word.startsWith('-') && i > 0) {
