@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import type { FunctionNode } from './ast';
-import { isFunctionNode } from './ast';
+import { enclosingFunction } from './ast';
+import { isSynchronouslyInvoked } from './asyncContext';
 import { SERVER_FRAMEWORK_PACKAGES } from './handlers';
 import { isStartupPhase } from './phase';
 import { declaresDependency, entryReach, hasMainGuard, hasShebang, isLibraryPackage, isTestFile, matchesGlob, nearestPackage } from '../project';
@@ -89,18 +89,11 @@ function isCliPackage(filename: string): boolean {
  * `serving` elsewhere.
  */
 function phaseAt(sourceCode: Services, node: TSESTree.Node): PhaseName {
-  let fn: FunctionNode | null = null;
-  for (let current = node.parent; current; current = current.parent) {
-    if (isFunctionNode(current)) {
-      fn = current;
-      break;
-    }
-  }
+  // The function whose run `node` is part of: synchronous callbacks (`.map`, an executor) run in their caller.
+  let fn = enclosingFunction(node);
+  while (fn && !fn.async && isSynchronouslyInvoked(fn)) fn = enclosingFunction(fn);
   if (fn === null) return 'startup';
-  for (let current: TSESTree.Node | undefined = fn; current; current = current.parent) {
-    if (isFunctionNode(current) && isStartupPhase(sourceCode, current, node)) return 'startup';
-  }
-  return 'serving';
+  return isStartupPhase(sourceCode, fn, node) ? 'startup' : 'serving';
 }
 
 export interface RoleGlob {

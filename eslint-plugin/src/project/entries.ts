@@ -43,6 +43,19 @@ export function isTestFile(file: string): boolean {
   return /\.(?:test|spec)\.[cm]?[jt]sx?$/i.test(file) || file.split(/[\\/]/).includes('__tests__');
 }
 
+/** Top-level folders of a package whose files are tests when a script runs a test runner. */
+const TEST_ROOT_FOLDERS: ReadonlySet<string> = new Set(['test', 'tests', 'spec', 'e2e']);
+const TEST_RUNNER = /(?:^|[\s;&|/])(jest|vitest|mocha|ava|tap|uvu|node\s+(?:[^;&|]*\s)?--test)(?=\s|$|[;&|])/;
+
+/** The test runner a package's scripts run (`jest`, `vitest`, `node --test`, …), or null. */
+function testRunnerOf(scripts: Readonly<Record<string, string>>): string | null {
+  for (const command of Object.values(scripts)) {
+    const m = TEST_RUNNER.exec(command);
+    if (m) return `\`${(m[1] ?? '').startsWith('node') ? 'node --test' : m[1]}\``;
+  }
+  return null;
+}
+
 /** `#!/usr/bin/env node` on the first line. */
 export function hasShebang(text: string): boolean {
   return text.startsWith('#!');
@@ -119,12 +132,20 @@ function buildGraph(facts: PackageFacts, root: string): PackageGraph {
     if (file !== null && !oneShot.has(file)) addLongLived(file, "the package's `main` or `exports`");
   }
   for (const { file, reason } of configuredOneShotFiles(root, manifestJson, files)) addOneShot(file, reason);
+  const runner = testRunnerOf(facts.scripts);
+  const testRoots = new Set<string>();
   for (const file of files) {
     const scan = scans.get(file) as FileScan;
-    if (isTestFile(file)) addOneShot(file, 'a test file');
-    else if (scan.shebang) addOneShot(file, 'a script with a shebang');
-    else if (scan.mainGuard) addOneShot(file, 'a script that runs itself (`require.main === module` or `import.meta.main`)');
     const first = path.relative(root, file).split(path.sep)[0] ?? '';
+    if (isTestFile(file)) {
+      testRoots.add(file);
+      addOneShot(file, 'a test file');
+    } else if (runner !== null && TEST_ROOT_FOLDERS.has(first)) {
+      testRoots.add(file);
+      addOneShot(file, `in the package's \`${first}/\` folder, which its scripts test with ${runner}`);
+    }
+    if (scan.shebang) addOneShot(file, 'a script with a shebang');
+    else if (scan.mainGuard) addOneShot(file, 'a script that runs itself (`require.main === module` or `import.meta.main`)');
     if (ONE_SHOT_FOLDERS.has(first) && path.relative(root, file).includes(path.sep)) addOneShot(file, `in the package's \`${first}/\` folder`);
   }
 
@@ -147,7 +168,7 @@ function buildGraph(facts: PackageFacts, root: string): PackageGraph {
     if (reach.has(rootFile)) continue;
     reach.set(rootFile, { kind: 'one-shot', reason });
     if (truncated) continue;
-    const fromTest = isTestFile(rootFile);
+    const fromTest = testRoots.has(rootFile);
     const reached = spread([rootFile], edges, (f) => !fromTest || inTestFolder(root, f));
     for (const file of reached) if (!reach.has(file)) reach.set(file, { kind: 'one-shot', reason: `imported only from one-shot code (${reason})` });
   }

@@ -39,6 +39,11 @@ describe('processRole: one-shot entries', () => {
     assert.equal(roleOf('src/users.test.js'), 'one-shot');
     assert.equal(roleOf('test/helpers.js'), 'one-shot');
   });
+  it("a package-root test/ folder when the package's scripts run a test runner", () => {
+    assert.match(processRole(at('test/api.js')).reason, /`test\/` folder, which its scripts test with `jest`/);
+    // No test runner among that package's scripts: a test/ folder is just a folder.
+    assert.equal(roleOf('packages/api/test/loose.js'), 'long-lived');
+  });
   it('a CLI package: a bin and no server framework, every file of it', () => {
     assert.equal(roleOf('packages/cli/src/cli.ts'), 'one-shot');
     assert.equal(roleOf('packages/cli/src/run.ts'), 'one-shot');
@@ -117,6 +122,16 @@ declare const app: any; declare function load(): void; declare function prepare(
     assert.equal(phaseOf(code, (t) => t.indexOf('load()')), 'startup');
     assert.equal(phaseOf(code, (t) => t.indexOf('prepare()')), 'startup');
     assert.equal(phaseOf(code, (t) => t.indexOf('serve()')), 'serving');
+  });
+  it('a route registered inside the entry runs per request: serving; a sync callback in the entry: startup', () => {
+    const code = `(async () => {
+  app.get('/', async () => { serve(); });
+  [1].forEach(() => prepare());
+  app.listen(3000);
+})();
+declare const app: any; declare function prepare(): void; declare function serve(): void;`;
+    assert.equal(phaseOf(code, (t) => t.indexOf('serve()')), 'serving');
+    assert.equal(phaseOf(code, (t) => t.indexOf('prepare()')), 'startup');
   });
   it('one-shot code has no phase', () => {
     const { sourceCode, ast } = parse('run();');
