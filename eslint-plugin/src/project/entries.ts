@@ -43,6 +43,7 @@ export function isTestFile(file: string): boolean {
   return /\.(?:test|spec)\.[cm]?[jt]sx?$/i.test(file) || file.split(/[\\/]/).includes('__tests__');
 }
 
+const TOOL_CONFIG = /^[\w-]+(?:\.[\w-]+)*\.config\.[cm]?[jt]s$/;
 /** Top-level folders of a package whose files are tests when a script runs a test runner. */
 const TEST_ROOT_FOLDERS: ReadonlySet<string> = new Set(['test', 'tests', 'spec', 'e2e']);
 const TEST_RUNNER = /(?:^|[\s;&|/])(jest|vitest|mocha|ava|tap|uvu|node\s+(?:[^;&|]*\s)?--test)(?=\s|$|[;&|])/;
@@ -147,6 +148,8 @@ function buildGraph(facts: PackageFacts, root: string): PackageGraph {
     if (scan.shebang) addOneShot(file, 'a script with a shebang');
     else if (scan.mainGuard) addOneShot(file, 'a script that runs itself (`require.main === module` or `import.meta.main`)');
     if (ONE_SHOT_FOLDERS.has(first) && path.relative(root, file).includes(path.sep)) addOneShot(file, `in the package's \`${first}/\` folder`);
+    // `next.config.js`, `vite.config.ts`: a tool evaluates them once as it starts, before any work.
+    if (path.dirname(file) === root && TOOL_CONFIG.test(first)) addOneShot(file, `a tool's config file (\`${first}\`)`);
   }
 
   const edges = new Map<string, string[]>();

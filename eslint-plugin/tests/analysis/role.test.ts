@@ -39,6 +39,12 @@ describe('processRole: one-shot entries', () => {
     assert.equal(roleOf('src/users.test.js'), 'one-shot');
     assert.equal(roleOf('test/helpers.js'), 'one-shot');
   });
+  it("a tool's config at the package root, and what only it imports", () => {
+    assert.match(processRole(at('next.config.js')).reason, /a tool's config file/);
+    assert.equal(roleOf('scripts/warm.js'), 'one-shot');
+    // jest.config.js is one too; the server's own config module is not at the root.
+    assert.equal(roleOf('jest.config.js'), 'one-shot');
+  });
   it("a package-root test/ folder when the package's scripts run a test runner", () => {
     assert.match(processRole(at('test/api.js')).reason, /`test\/` folder, which its scripts test with `jest`/);
     // No test runner among that package's scripts: a test/ folder is just a folder.
