@@ -210,7 +210,11 @@ function listPackageFiles(root: string): { files: string[]; truncated: boolean }
       if (files.length >= MAX_PACKAGE_FILES) return { files, truncated: true };
       files.push(path.join(dir, name));
     }
-    for (const name of listing.dirs) if (!name.startsWith('.') && !SKIPPED_DIRS.has(name)) dirs.push(path.join(dir, name));
+    // Build output sits at the package root; a `build/` folder deeper down is source (`test/build/`).
+    for (const name of listing.dirs) {
+      if (name.startsWith('.') || name === 'node_modules' || (dir === root && SKIPPED_DIRS.has(name))) continue;
+      dirs.push(path.join(dir, name));
+    }
   }
   return { files, truncated: false };
 }

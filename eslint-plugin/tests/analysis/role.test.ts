@@ -47,6 +47,8 @@ describe('processRole: one-shot entries', () => {
   });
   it("a package-root test/ folder when the package's scripts run a test runner", () => {
     assert.match(processRole(at('test/api.js')).reason, /`test\/` folder, which its scripts test with `jest`/);
+    // A `build/` folder below the root is source, not build output.
+    assert.equal(roleOf('test/build/steps.js'), 'one-shot');
     // No test runner among that package's scripts: a test/ folder is just a folder.
     assert.equal(roleOf('packages/api/test/loose.js'), 'long-lived');
   });
