@@ -116,7 +116,8 @@ export function diagnosticData(diagnostic: Diagnostic): DiagnosticData | null {
   if (diagnostic.source !== DIAGNOSTIC_SOURCE) return null;
   const data = diagnostic.data as Partial<DiagnosticData> | undefined;
   if (!data || typeof data.ruleId !== 'string' || !Array.isArray(data.suggestions)) return null;
-  return { ruleId: data.ruleId, version: typeof data.version === 'number' ? data.version : null, fix: data.fix, suggestions: data.suggestions };
+  const context = data.context && (data.context.role === 'one-shot' || data.context.role === 'long-lived') ? { context: data.context } : {};
+  return { ruleId: data.ruleId, version: typeof data.version === 'number' ? data.version : null, fix: data.fix, suggestions: data.suggestions, ...context };
 }
 
 function lineAt(document: TextDocument, line: number): string {

@@ -26,6 +26,7 @@ export function toDiagnostic(message: LintMessage, document: TextDocument): Diag
     version: document.version,
     fix: message.fix ? toTextEdit(message.fix, document) : undefined,
     suggestions: (message.suggestions ?? []).map((s) => ({ title: s.desc, edit: toTextEdit(s.fix, document) })),
+    ...(message.context ? { context: message.context } : {}),
   };
   return {
     range,

@@ -20,10 +20,17 @@ export function hoverFor(diagnostics: readonly Diagnostic[], position: Position)
     if (summary.intro) lines.push(`**Why it matters:** ${summary.intro}`);
     if (fixes.length) lines.push(`**How to fix:** ${fixes.join('; ')} (lightbulb).`);
     else if (summary.fixes) lines.push(`**How to fix:** ${summary.fixes}`);
+    if (data.context) lines.push(`**Judged as:** ${describeContext(data.context)}.`);
     if (url) lines.push(`[Documentation](${url})`);
     return lines.join('\n\n');
   });
   return { contents: { kind: MarkupKind.Markdown, value: sections.join('\n\n---\n\n') }, range: hits[0]!.range };
+}
+
+/** "one-shot code", "long-lived code, serving": what the rule took the process to be here. */
+function describeContext(context: NonNullable<ReturnType<typeof diagnosticData>>['context'] & object): string {
+  if (context.role === 'one-shot') return 'one-shot code (a script, a CLI command, a migration or a test)';
+  return context.phase ? `long-lived code, ${context.phase} phase` : 'long-lived code';
 }
 
 function contains(diagnostic: Diagnostic, position: Position): boolean {

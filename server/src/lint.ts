@@ -53,6 +53,8 @@ import plugin from 'eslint-plugin-async-hazards';
 import type { FileRead } from 'eslint-plugin-async-hazards/project';
 import * as projectLayer from 'eslint-plugin-async-hazards/project';
 import { importsOf, invalidate as invalidateProjectFiles, setOverlay, withReadLog } from 'eslint-plugin-async-hazards/project';
+import type { ProcessRole } from 'eslint-plugin-async-hazards/role';
+import { processRole } from 'eslint-plugin-async-hazards/role';
 import type { Preset, RuleName, RuleSeverities, TypeAwareMode } from './settings';
 import { DEFAULT_SETTINGS, RULE_NAMES } from './settings';
 import { ProjectFileFinder, isProjectServiceFailure } from './typeAware';
@@ -98,6 +100,13 @@ export interface CreateLinterOptions {
   onNotice?: (notice: LintNotice) => void | Promise<void>;
   /** Use this ESLint config file for every file instead of looking one up (the CLI's `--config`). */
   configFile?: string;
+  /**
+   * Globs (relative to `cwd`) of files judged as one-shot or long-lived code, added to the
+   * workspace config's `settings['async-hazards'].oneShot` / `.longLived` (the CLI's
+   * `--one-shot`/`--long-lived`). The config's own globs are read from its file's folder.
+   */
+  oneShot?: readonly string[];
+  longLived?: readonly string[];
   /** Replaces the bundled plugin (tests); must carry the same `meta.name`. */
   plugin?: PluginLike;
   /**
@@ -119,6 +128,9 @@ export interface LintTextOptions {
   rules?: RuleSeverities;
   maxFileSizeKb?: number;
   preset?: Preset;
+  /** As `CreateLinterOptions.oneShot` / `.longLived`, for this call (the extension's settings). */
+  oneShot?: readonly string[];
+  longLived?: readonly string[];
   /** Checked before each expensive step; a cancelled run returns `skipped.reason: 'cancelled'`. */
   isCancelled?: () => boolean;
 }
@@ -126,6 +138,13 @@ export interface LintTextOptions {
 export interface LintMessage extends Linter.LintMessage {
   /** Related locations the rule recorded through the evidence side channel. */
   evidence: EvidenceLocation[];
+  /** The process role and phase the finding's code was judged in (not on parse errors). */
+  context?: FindingContext;
+}
+
+export interface FindingContext {
+  role: ProcessRole['role'];
+  phase: ProcessRole['phase'];
 }
 
 export type SkipReason = 'tooLarge' | 'binary' | 'unsupported' | 'ignored' | 'cancelled';
@@ -214,6 +233,35 @@ const PRESET_RULES: ReadonlySet<string> = new Set(
     .filter(([, entry]) => entry !== 'off' && entry !== 0)
     .map(([id]) => id.slice(id.indexOf('/') + 1)),
 );
+
+/**
+ * The config's `oneShot`/`longLived` globs rooted at the config file's folder, then the caller's
+ * rooted at the working directory: the rules see absolute globs, whatever folder ESLint runs in.
+ * Entries that are not strings are passed on, for the rule to name them.
+ */
+function withRoleGlobs(shared: unknown, configFile: string | null, cwd: string, extra: { oneShot: readonly string[]; longLived: readonly string[] }): unknown {
+  const record = typeof shared === 'object' && shared !== null ? (shared as Record<string, unknown>) : null;
+  if (!record && extra.oneShot.length === 0 && extra.longLived.length === 0) return shared;
+  const out: Record<string, unknown> = { ...record };
+  const base = configFile ? path.dirname(configFile) : cwd;
+  for (const key of ['oneShot', 'longLived'] as const) {
+    const own = record?.[key];
+    const list = typeof own === 'string' ? [own] : own;
+    const rooted = Array.isArray(list) ? list.map((g) => (typeof g === 'string' ? rootGlob(g, base) : g)) : list;
+    if (extra[key].length === 0) {
+      if (own !== undefined) out[key] = rooted;
+      continue;
+    }
+    out[key] = [...(Array.isArray(rooted) ? rooted : rooted === undefined ? [] : [rooted]), ...extra[key].map((g) => rootGlob(g, cwd))];
+  }
+  return out;
+}
+
+function rootGlob(glob: string, base: string): string {
+  const negated = glob.startsWith('!') ? '!' : '';
+  const body = negated ? glob.slice(1) : glob;
+  return negated + (path.isAbsolute(body) ? body : path.join(base, body)).split(path.sep).join('/');
+}
 
 /** The workspace's shared settings with `preset` filled in where they do not set one. */
 function withPreset(shared: unknown, preset: Preset | undefined): unknown {
@@ -363,7 +411,11 @@ class LintCore implements AsyncHazardsLinter {
     const typed = mode !== 'off' && (project !== null || mode === 'on') && !this.typedFailures.has(filePath);
     const alias = workspace.alias ?? RULE_PREFIX;
     const rules = this.ruleEntries(workspace, { ...this.options.rules, ...callOptions.rules });
-    const shared = withPreset(workspace.sharedSettings, callOptions.preset ?? this.options.preset);
+    const extra = {
+      oneShot: [...(this.options.oneShot ?? []), ...(callOptions.oneShot ?? [])],
+      longLived: [...(this.options.longLived ?? []), ...(callOptions.longLived ?? [])],
+    };
+    const shared = withRoleGlobs(withPreset(workspace.sharedSettings, callOptions.preset ?? this.options.preset), workspace.configFile, this.options.cwd, extra);
     const key = JSON.stringify([alias, rules, shared ?? null, typed]);
     let config = this.configCache.get(key);
     if (!config) {
@@ -432,7 +484,7 @@ class LintCore implements AsyncHazardsLinter {
       await this.notice(`built:${result.project}`, { kind: 'typeInfoBuilt', project: result.project, durationMs: performance.now() - buildStarted });
     }
     result.typeAware = current.typed;
-    result.messages = this.withEvidence(messages, current.alias, filePath);
+    result.messages = this.withEvidence(messages, current, filePath);
   }
 
   private syntacticTwin(plan: RunPlan): Linter.Config[] {
@@ -484,9 +536,11 @@ class LintCore implements AsyncHazardsLinter {
     return names;
   }
 
-  private withEvidence(messages: Linter.LintMessage[], alias: string, filePath: string): LintMessage[] {
-    const sourceCode = this.linterFor(filePath).getSourceCode() as object | null;
+  private withEvidence(messages: Linter.LintMessage[], plan: RunPlan, filePath: string): LintMessage[] {
+    const alias = plan.alias;
+    const sourceCode = this.linterFor(filePath).getSourceCode();
     const records = sourceCode ? getEvidence(sourceCode) : [];
+    const settings = plan.config[0]?.settings;
     const out: LintMessage[] = [];
     for (const message of messages) {
       if (message.fatal) {
@@ -496,7 +550,8 @@ class LintCore implements AsyncHazardsLinter {
       if (!message.ruleId?.startsWith(`${alias}/`)) continue;
       const ruleId = `${RULE_PREFIX}/${message.ruleId.slice(alias.length + 1)}`;
       const record = records.find((r) => r.ruleId === ruleId && r.line === message.line && r.column === message.column - 1);
-      out.push({ ...message, ruleId, evidence: record ? record.related : [] });
+      const context = sourceCode ? findingContext(sourceCode, filePath, this.options.cwd, settings, message) : undefined;
+      out.push({ ...message, ruleId, evidence: record ? record.related : [], ...(context ? { context } : {}) });
     }
     if (sourceCode) clearEvidence(sourceCode);
     return out;
@@ -523,6 +578,27 @@ class LintCore implements AsyncHazardsLinter {
       // A listener's failure must not turn into a lint failure.
     }
   }
+}
+
+/**
+ * The role and phase at a finding, by the same function the rules judge by: the role of the file
+ * and the phase at the innermost node that starts where the finding does.
+ */
+function findingContext(
+  sourceCode: NonNullable<ReturnType<Linter['getSourceCode']>>,
+  filePath: string,
+  cwd: string,
+  settings: unknown,
+  message: Linter.LintMessage,
+): FindingContext | undefined {
+  const subject = { filename: filePath, cwd, settings: settings ?? {}, sourceCode: sourceCode as never };
+  let node: unknown = null;
+  if (typeof message.line === 'number' && typeof message.column === 'number' && message.line >= 1 && message.line <= sourceCode.lines.length) {
+    const index = sourceCode.getIndexFromLoc({ line: message.line, column: Math.max(0, message.column - 1) });
+    node = sourceCode.getNodeByRangeIndex(index);
+  }
+  const found = processRole(subject, (node ?? undefined) as never);
+  return { role: found.role, phase: found.phase };
 }
 
 interface RuleCrash {

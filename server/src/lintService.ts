@@ -249,7 +249,7 @@ export class LintService {
     const uri = pathToFileURL(filePath).href;
     const settings = await this.settingsFor(uri);
     const folder = this.folderFor(uri, filePath);
-    const result = await folder.linter.lintText(text, filePath, { typeAware: settings.typeAware, rules: settings.rules, maxFileSizeKb: settings.maxFileSizeKb, preset: settings.preset });
+    const result = await folder.linter.lintText(text, filePath, { typeAware: settings.typeAware, rules: settings.rules, maxFileSizeKb: settings.maxFileSizeKb, preset: settings.preset, oneShot: settings.oneShot, longLived: settings.longLived });
     const document = TextDocumentImpl.create(uri, 'typescript', 0, text);
     const diagnostics = settings.enable ? result.messages.map((m) => toDiagnostic(m, document)) : [];
     for (const d of diagnostics) if (d.data) (d.data as { version: number | null }).version = null;
@@ -274,6 +274,8 @@ export class LintService {
       rules: settings.rules,
       maxFileSizeKb: settings.maxFileSizeKb,
       preset: settings.preset,
+      oneShot: settings.oneShot,
+      longLived: settings.longLived,
       isCancelled,
     });
     this.lintCount++;

@@ -71,4 +71,6 @@ export interface DiagnosticData {
   /** The rule's autofix, if any. */
   fix?: TextEdit;
   suggestions: Array<{ title: string; edit: TextEdit }>;
+  /** The process role and phase the finding was judged in. */
+  context?: { role: 'one-shot' | 'long-lived'; phase: 'startup' | 'serving' | null };
 }

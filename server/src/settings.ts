@@ -30,6 +30,9 @@ export interface Settings {
   run: RunMode;
   maxFileSizeKb: number;
   preset: Preset;
+  /** Globs, relative to the workspace folder, of files judged as one-shot or long-lived code. */
+  oneShot: string[];
+  longLived: string[];
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -39,10 +42,13 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   run: 'onType',
   maxFileSizeKb: 1024,
   preset: 'recommended',
+  oneShot: Object.freeze([]) as unknown as string[],
+  longLived: Object.freeze([]) as unknown as string[],
 });
 
 interface PropertySchema {
-  type: 'boolean' | 'string' | 'integer' | 'object';
+  type: 'boolean' | 'string' | 'integer' | 'object' | 'array';
+  items?: { type: 'string' };
   default: unknown;
   description: string;
   enum?: readonly string[];
@@ -115,6 +121,20 @@ export const SETTINGS_SCHEMA: Readonly<Record<keyof Settings, PropertySchema>> =
     description: 'Which preset the rules judge by. A workspace ESLint config that sets `settings["async-hazards"].preset` wins over this.',
     scope: 'resource',
   },
+  oneShot: {
+    type: 'array',
+    items: { type: 'string' },
+    default: [],
+    description: 'Globs, relative to the workspace folder, of files judged as one-shot code (scripts, migrations, CLI commands): added to the workspace config\'s `settings["async-hazards"].oneShot`.',
+    scope: 'resource',
+  },
+  longLived: {
+    type: 'array',
+    items: { type: 'string' },
+    default: [],
+    description: 'Globs, relative to the workspace folder, of files judged as long-lived code (servers, workers); they win over oneShot.',
+    scope: 'resource',
+  },
 };
 
 export interface ValidatedSettings {
@@ -145,6 +165,17 @@ export function validateSettings(raw: unknown): ValidatedSettings {
     (v): v is number =>
       typeof v === 'number' && Number.isInteger(v) && v >= SETTINGS_SCHEMA.maxFileSizeKb.minimum! && v <= SETTINGS_SCHEMA.maxFileSizeKb.maximum!,
   );
+
+  for (const key of ['oneShot', 'longLived'] as const) {
+    const value = input[key];
+    if (value === undefined || value === null) continue;
+    if (!Array.isArray(value)) {
+      problems.push(`${SETTINGS_SECTION}.${key} must be an array of glob strings; using []`);
+      continue;
+    }
+    settings[key] = value.filter((g): g is string => typeof g === 'string' && g.trim() !== '');
+    if (settings[key].length !== value.length) problems.push(`${SETTINGS_SECTION}.${key}: entries that are not glob strings are ignored`);
+  }
 
   const rules = input.rules;
   if (rules !== undefined && rules !== null) {

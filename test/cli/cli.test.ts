@@ -163,6 +163,56 @@ describe('rule flags', () => {
     assert.deepEqual(ids(['src/', '--strict']), [], 'the project config says recommended');
   });
 
+  it('--one-shot and --long-lived are relative to the working directory; the config\'s globs to its folder', () => {
+    const dir = scratch({
+      'package.json': '{ "name": "roles", "private": true, "scripts": { "sync": "tsx tools/sync.ts" } }\n',
+      'src/api.ts': HAZARD,
+      'tools/sync.ts': HAZARD,
+    });
+    const ids = (args: string[], cwd = dir): string[] =>
+      json(args, cwd).reports.flatMap((r) => r.messages.map((m) => `${path.relative(dir, r.filePath)}:${m.line}`)).sort();
+    assert.deepEqual(ids(['.']), ['src/api.ts:3'], 'a package.json script is one-shot');
+    assert.deepEqual(ids(['.', '--strict']), ['src/api.ts:3', 'tools/sync.ts:3']);
+    assert.deepEqual(ids(['.', '--long-lived', 'tools/**']), ['src/api.ts:3', 'tools/sync.ts:3']);
+    assert.deepEqual(ids(['.', '--one-shot', 'src/*.ts']), []);
+    assert.deepEqual(ids(['.', '--one-shot', 'api.ts'], path.join(dir, 'src')), [], 'relative to the working directory');
+    assert.deepEqual(ids(['.', '--one-shot', 'src/*.ts', '--long-lived', 'src/api.ts']), ['src/api.ts:3'], 'long-lived wins');
+    assert.equal(run(['.', '--one-shot'], dir).status, 2);
+    fs.writeFileSync(
+      path.join(dir, 'eslint.config.mjs'),
+      "import asyncHazards from 'eslint-plugin-async-hazards';\nexport default [asyncHazards.configs.recommended, { settings: { 'async-hazards': { oneShot: ['src/api.ts'] } } }];\n",
+    );
+    assert.deepEqual(ids(['.'], path.join(dir, 'src')), [], "the config's globs are read from its own folder");
+    fs.writeFileSync(
+      path.join(dir, 'eslint.config.mjs'),
+      "import asyncHazards from 'eslint-plugin-async-hazards';\nexport default [asyncHazards.configs.recommended, { settings: { 'async-hazards': { oneShot: 5 } } }];\n",
+    );
+    const invalid = json(['src/api.ts'], dir);
+    assert.equal(invalid.status, 1);
+    assert.deepEqual(invalid.reports[0]?.messages.map((m) => m.message), [
+      "settings['async-hazards'].oneShot must be an array of glob strings; it is ignored.",
+      '`fs.readFileSync` blocks the event loop in async function `load` (line 2): every other request, timer and health check in this process waits until it returns. Use its asynchronous form.',
+    ]);
+  });
+
+  it('json and sarif say which role and phase each finding was judged in', () => {
+    const dir = scratch({
+      'package.json': '{ "name": "roles", "private": true, "scripts": { "sync": "tsx tools/sync.ts" } }\n',
+      'src/api.ts': HAZARD,
+      'tools/sync.ts': HAZARD,
+    });
+    const contexts = json(['.', '--strict'], dir).reports
+      .flatMap((r) => r.messages.map((m) => [path.relative(dir, r.filePath), (m as JsonMessage & { context?: unknown }).context]))
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    assert.deepEqual(contexts, [['src/api.ts', { role: 'long-lived', phase: 'serving' }], ['tools/sync.ts', { role: 'one-shot', phase: null }]]);
+    const sarif = JSON.parse(run(['.', '--strict', '--format', 'sarif'], dir).stdout) as { runs: { results: { properties?: unknown; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] };
+    const byFile = Object.fromEntries(sarif.runs[0]!.results.map((r) => [r.locations[0]!.physicalLocation.artifactLocation.uri, r.properties]));
+    assert.deepEqual(byFile, {
+      'src/api.ts': { context: { role: 'long-lived', phase: 'serving' } },
+      'tools/sync.ts': { context: { role: 'one-shot', phase: null } },
+    });
+  });
+
   it('warnings pass unless --max-warnings is exceeded; --quiet hides them', () => {
     const args = ['samples/src/batch.ts', '--rule', 'no-unbounded-fan-out=warn'];
     const warn = json(args);

@@ -124,6 +124,7 @@ describe('language server', () => {
     assert.match(value, /^\*\*async-hazards\/no-blocking-in-async\*\*\n\n\*\*Why it matters:\*\* /);
     assert.doesNotMatch(value, /`fs\.readFileSync` blocks the event loop/, 'the editor shows the message itself');
     assert.match(value, /\*\*How to fix:\*\* Replace with `await readFile/);
+    assert.match(value, /\*\*Judged as:\*\* long-lived code, serving phase\./, 'the role and phase the rule judged by');
     assert.match(value, /\[Documentation\]\(https:\/\/github\.com\/async-hazards\/async-hazards\/blob\/main\/eslint-plugin\/docs\/rules\/no-blocking-in-async\.md\)/);
     const none = await harness.request<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 0 } });
     assert.equal(none, null);

@@ -154,6 +154,9 @@ const FRAMEWORK_MODULES: ReadonlySet<string> = new Set([
   ...HTTP_MODULES, '@nestjs/common', 'next',
 ]);
 
+/** The packages of the server frameworks above: a package that depends on one runs a server. */
+export const SERVER_FRAMEWORK_PACKAGES: readonly string[] = [...FRAMEWORK_MODULES].filter((m) => !(HTTP_MODULES as readonly string[]).includes(m));
+
 /** A cheap superset: can anything in this file be a request handler? */
 export function mayRegisterHandlers(sourceCode: Services, filename: string): boolean {
   for (const m of importedModules(sourceCode)) if (FRAMEWORK_MODULES.has(m)) return true;

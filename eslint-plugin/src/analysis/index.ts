@@ -11,6 +11,7 @@ export * from './fanOutRewrites';
 export * from './frameworkPromises';
 export * from './handlers';
 export * from './imports';
+export * from './inFlight';
 export * from './onceOnly';
 export * from './knownValues';
 export * from './localModules';
@@ -20,6 +21,7 @@ export * from './permits';
 export * from './phase';
 export * from './promises';
 export * from './releasePaths';
+export * from './role';
 export * from './sleeps';
 export * from './typeQueries';
 // The package.json reader lives in the project layer; rules keep asking analysis for it.

@@ -233,6 +233,31 @@ export function readText(file: string): string | null {
   return text;
 }
 
+/**
+ * The entries of `dir` (absolute path), split into files and subdirectories, with files that
+ * exist only as unsaved text in it. Symbolic links are left out: a walk that follows them can
+ * loop or leave the package. Empty lists for a missing or unreadable directory.
+ */
+export function listDirectory(dir: string): { files: string[]; dirs: string[] } {
+  const at = key(dir);
+  const files: string[] = [];
+  const dirs: string[] = [];
+  let entries: fs.Dirent[] = [];
+  try {
+    entries = fs.readdirSync(at, { withFileTypes: true });
+  } catch {
+    // Read as an empty folder, like a missing file reads as "no such file".
+  }
+  for (const entry of entries) {
+    if (entry.isFile()) files.push(entry.name);
+    else if (entry.isDirectory()) dirs.push(entry.name);
+  }
+  for (const overlaid of overlays.keys()) {
+    if (path.dirname(overlaid) === at && !files.includes(path.basename(overlaid))) files.push(path.basename(overlaid));
+  }
+  return { files: files.sort(), dirs: dirs.sort() };
+}
+
 /** True when `file` is a file, saved or only in the editor. */
 export function isFile(file: string): boolean {
   const at = key(file);

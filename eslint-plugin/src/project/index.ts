@@ -14,12 +14,15 @@
  * layer (in analysis) stays truthful by asking the layer again on a hit (its own caches are
  * cheap and replay their reads) rather than by remembering an answer per path.
  */
+import { resetEntries } from './entries';
 import { resetFileSystem } from './fileSystem';
 import { resetImportIndex } from './importIndex';
 import { resetModules } from './modules';
 import { resetPackages } from './packages';
 import { resetResolver } from './resolve';
 
+export type { EntryReach } from './entries';
+export { MAX_PACKAGE_FILES, configValues, entryReach, hasMainGuard, hasShebang, isLibraryPackage, isServingScript, isTestFile, matchesGlob, scriptTargets } from './entries';
 export type { FileRead, ReadState } from './fileSystem';
 export { invalidate, isReadCurrent, overlaidPaths, setOverlay, withReadLog } from './fileSystem';
 export type { ResolvedImport } from './importIndex';
@@ -39,4 +42,5 @@ export function resetProject(): void {
   resetModules();
   resetImportIndex();
   resetPackages();
+  resetEntries();
 }

@@ -2,7 +2,7 @@ import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type {
-  AsyncContext, AsyncTwin, BlockingChain, BlockingOptions, HandlerRegistration, WaitLoop, ModuleExportEntry,
+  AsyncContext, AsyncTwin, BlockingChain, BlockingOptions, HandlerRegistration, InFlight, WaitLoop, ModuleExportEntry,
 } from '../analysis';
 import {
   BLOCKING_MODULES,
@@ -16,6 +16,7 @@ import {
   functionName,
   getAsyncContext,
   importedModules,
+  inFlightWork,
   isOncePerProcess,
   isPlainSync,
   isStartupPhase,
@@ -24,7 +25,9 @@ import {
   mayRegisterHandlers,
   mentionsClock,
   normalizeModule,
+  processRole,
   resolveCalleeFunction,
+  roleGlobs,
   skipTransparent,
 } from '../analysis';
 import { createRule } from '../util/createRule';
@@ -44,7 +47,7 @@ export type Options = [
     checkHelpers?: boolean;
   },
 ];
-export type MessageId = 'blockingCall' | 'blockingHelper' | 'busyWait' | 'useAsyncTwin';
+export type MessageId = 'blockingCall' | 'blockingHelper' | 'busyWait' | 'invalidSetting' | 'useAsyncTwin';
 
 const entrySchema: JSONSchema4 = {
   type: 'array',
@@ -77,6 +80,7 @@ export default createRule<Options, MessageId>({
         '`{{callee}}()` blocks the event loop: it {{chain}}. It runs in {{where}}, so every other request waits until it returns; make the helper async or move the work off the loop.',
       busyWait:
         'This loop spins on `{{clock}}` (line {{line}}) without awaiting, in {{where}}: it holds the event loop for the whole wait and nothing else runs. Await a timer inside the loop instead.',
+      invalidSetting: '{{problem}}',
       useAsyncTwin: 'Replace with `{{replacement}}`.',
     },
     schema: [
@@ -107,7 +111,12 @@ export default createRule<Options, MessageId>({
     };
     const services = getOptionalParserServices(context);
     const typed = services.program ? services : null;
-    if (!typed && !mayBlock(sourceCode, blocking)) return {};
+    // A setting that is not a list of globs is said in every file, like an invalid rule option.
+    const problems = roleGlobs(context.settings, context.cwd).problems;
+    const checkSettings = (program: TSESTree.Program): void => {
+      for (const problem of problems) context.report({ node: program, messageId: 'invalidSetting', data: { problem } });
+    };
+    if (!typed && !mayBlock(sourceCode, blocking)) return problems.length > 0 ? { Program: checkSettings } : {};
     const checkHelpers = options.checkHelpers !== false;
     let chains: ReturnType<typeof createChainAnalysis> | null = null;
     const chainAnalysis = (): ReturnType<typeof createChainAnalysis> =>
@@ -122,11 +131,30 @@ export default createRule<Options, MessageId>({
      */
     function contextOf(node: TSESTree.Node): RunContext | null {
       const ctx = getAsyncContext(node);
-      // Startup (`main()` before it listens, NestJS's onModuleInit): nothing else shares the loop yet.
-      if (ctx && !strict && isStartupPhase(sourceCode, ctx.asyncFunction, node)) return null;
-      if (ctx || !handlersPossible) return ctx;
+      if (ctx) return quietHere(node, ctx.asyncFunction) ? null : withInFlight(ctx);
+      if (!handlersPossible) return null;
       const found = enclosingHandler(sourceCode, filename, node);
-      return found ? { asyncFunction: found.handler, via: found.via, registration: found.registration } : null;
+      if (!found || quietHere(node, found.handler)) return null;
+      return withInFlight({ asyncFunction: found.handler, via: found.via, registration: found.registration });
+    }
+
+    let oneShot: boolean | null = null;
+    let inFlight: ReturnType<typeof inFlightWork> = null;
+    /**
+     * One-shot code (a CLI, a migration, a test) and startup (`main()` before it listens, NestJS's
+     * onModuleInit) share the loop with nothing, unless they start concurrent work themselves.
+     */
+    function quietHere(node: TSESTree.Node, fn: RunContext['asyncFunction']): boolean {
+      inFlight = null;
+      if (strict) return false;
+      oneShot ??= processRole(context).role === 'one-shot';
+      if (!oneShot && !isStartupPhase(sourceCode, fn, node)) return false;
+      inFlight = inFlightWork(sourceCode, node, fn);
+      return inFlight === null;
+    }
+
+    function withInFlight(ctx: RunContext): RunContext {
+      return inFlight ? { ...ctx, inFlight } : ctx;
     }
 
     function report(
@@ -142,7 +170,8 @@ export default createRule<Options, MessageId>({
       const start = ctx.registration
         ? evidenceAt(ctx.registration.node, `${ctx.registration.framework} runs it per request from here`)
         : evidenceAt(fn, 'async code starts here');
-      recordEvidence(context, node, messageId, [...evidence, start]);
+      const beside = ctx.inFlight ? [evidenceAt(ctx.inFlight.at, ctx.inFlight.kind === 'fan-out' ? 'many of these run at once from here' : 'other work runs beside it from here')] : [];
+      recordEvidence(context, node, messageId, [...evidence, start, ...beside]);
       context.report({ node, messageId, data: { ...data, where }, suggest });
     }
 
@@ -272,6 +301,7 @@ export default createRule<Options, MessageId>({
     }
 
     return {
+      Program: checkSettings,
       CallExpression: checkCall,
       TaggedTemplateExpression: checkTag,
       WhileStatement: checkLoop,
@@ -292,7 +322,7 @@ function mayBlock(sourceCode: Readonly<TSESLint.SourceCode>, options: BlockingOp
 }
 
 /** Async code, or a function a server framework runs per request (then `registration` says how). */
-type RunContext = AsyncContext & { registration?: HandlerRegistration };
+type RunContext = AsyncContext & { registration?: HandlerRegistration; inFlight?: InFlight };
 
 function describeWhere(ctx: RunContext): string {
   const fn = ctx.asyncFunction;

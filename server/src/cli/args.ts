@@ -10,6 +10,9 @@ export interface CliOptions {
   typeAware: boolean;
   /** `--strict`: the strict preset where the project's ESLint config sets none. */
   strict: boolean;
+  /** `--one-shot <glob>` / `--long-lived <glob>`, relative to the working directory. */
+  oneShot: string[];
+  longLived: string[];
   format: Format;
   outputFile: string | null;
   rules: RuleSeverities;
@@ -38,7 +41,7 @@ export class UsageError extends Error {}
 
 const VALUE_FLAGS = new Set([
   '--format', '-f', '--output-file', '-o', '--rule', '--max-warnings', '--cache-location', '--config', '-c',
-  '--suppress-rule', '--suppressions-location', '--concurrency', '--shard',
+  '--suppress-rule', '--suppressions-location', '--concurrency', '--shard', '--one-shot', '--long-lived',
 ]);
 
 export function parseArgs(argv: readonly string[]): CliOptions {
@@ -46,6 +49,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     paths: [],
     typeAware: false,
     strict: false,
+    oneShot: [],
+    longLived: [],
     format: 'stylish',
     outputFile: null,
     rules: {},
@@ -88,6 +93,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     switch (flag) {
       case '--type-aware': options.typeAware = true; break;
       case '--strict': options.strict = true; break;
+      case '--one-shot': options.oneShot.push(value as string); break;
+      case '--long-lived': options.longLived.push(value as string); break;
       case '--format': case '-f': options.format = parseFormat(value as string); break;
       case '--output-file': case '-o': options.outputFile = value as string; break;
       case '--rule': {
@@ -164,6 +171,10 @@ enables eslint-plugin-async-hazards, otherwise every rule at error.
 Options:
   --strict                     Also report what the recommended preset leaves out for context
                                (startup code, entry scripts, sizes it cannot see)
+  --one-shot <glob>            Judge matching files as one-shot code (scripts, migrations, CLIs);
+                               relative to the working directory (repeatable)
+  --long-lived <glob>          Judge matching files as long-lived code (servers, workers); wins
+                               over --one-shot (repeatable)
   --type-aware                 Use TypeScript type information (project service)
   -f, --format <name>          stylish (default), json, sarif, github
   -o, --output-file <file>     Write the report to a file instead of stdout

@@ -132,6 +132,7 @@ export function toSarif(reports: readonly FileReport[], ctx: FormatContext): Sar
         result.ruleId = m.ruleId;
         result.ruleIndex = ruleIds.indexOf(m.ruleId);
       }
+      if (m.context) result.properties = { context: m.context };
       if (m.evidence.length > 0) {
         result.relatedLocations = m.evidence.map((e, id) => ({
           id,

@@ -44,7 +44,7 @@ export interface FileOutcome {
 }
 
 /** The linter options a worker needs to build the same linter as the main thread (plain data). */
-export type LinterSetup = Pick<CreateLinterOptions, 'cwd' | 'typeAware' | 'rules' | 'preset' | 'configFile'>;
+export type LinterSetup = Pick<CreateLinterOptions, 'cwd' | 'typeAware' | 'rules' | 'preset' | 'configFile' | 'oneShot' | 'longLived'>;
 
 export interface FileLinter {
   lint(job: LintJob): Promise<FileOutcome>;

@@ -67,6 +67,8 @@ async function lint(options: CliOptions): Promise<number> {
     typeAware: options.typeAware ? 'on' : 'off',
     rules: options.rules,
     ...(options.strict ? { preset: 'strict' as const } : {}),
+    oneShot: options.oneShot,
+    longLived: options.longLived,
     configFile,
   };
   const fix = { write: options.fix, dryRun: options.fixDryRun };
@@ -254,7 +256,7 @@ async function cacheKey(options: CliOptions, configFile: string | undefined, cwd
       // Not there.
     }
   }
-  return hash(JSON.stringify([VERSION, options.rules, options.typeAware, options.strict, options.quiet, hash(configText)]));
+  return hash(JSON.stringify([VERSION, options.rules, options.typeAware, options.strict, options.quiet, hash(configText), options.oneShot, options.longLived]));
 }
 
 function ruleMeta(ruleId: string): { docs?: { url?: string; description?: string } } | undefined {

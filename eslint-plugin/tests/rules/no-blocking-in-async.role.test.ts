@@ -1,0 +1,168 @@
+import type { MessageId, Options } from '../../src/rules/no-blocking-in-async';
+import rule from '../../src/rules/no-blocking-in-async';
+import { createRecommendedRuleTester, createRuleTester, fixture } from '../ruleTester';
+
+// The process a file runs in, from the workspace in fixtures/roles: package.json scripts and bin,
+// jest's setup files, a knexfile, a shebang, a server's start script. One-shot code and startup
+// share the event loop with nothing, so `recommended` reports a blocking call there only where the
+// code itself has other async work in flight (a fan-out, a task started beside it); `strict`
+// reports every one. The serving path is reported as before.
+const file = (relative: string): string => fixture(`roles/${relative}`);
+
+const MIGRATE = file('scripts/migrate.js');
+const SERVER = file('src/server.js');
+
+const exported = `const fs = require('node:fs');
+exports.run = async () => { fs.readFileSync('a'); };`;
+
+const sequential = `const fs = require('node:fs');
+async function main() {
+  const sql = fs.readFileSync('schema.sql', 'utf8');
+  await run(sql);
+}
+async function run(sql) { return sql; }
+main();`;
+
+createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (recommended: process role)', rule as never, {
+  valid: [
+    // A package.json script, a knex migration, a jest setup file, a test, a CLI package, a prisma seed.
+    { code: sequential, filename: MIGRATE },
+    { code: `const fs = require('node:fs');\nexports.up = async (knex) => { await knex.raw(fs.readFileSync('001.sql', 'utf8')); };`, filename: file('db/migrations/001_init.js') },
+    { code: `const fs = require('node:fs');\nmodule.exports = async () => { process.env.KEY = fs.readFileSync('key', 'utf8'); };`, filename: file('test/global-setup.js') },
+    { code: `const fs = require('node:fs');\nit('reads', async () => { expect(fs.readFileSync('fixture.json', 'utf8')).toBeTruthy(); });`, filename: file('src/users.test.js') },
+    { code: `import { execSync } from 'node:child_process';\nexport async function run(): Promise<void> { execSync('git status'); }`, filename: file('packages/cli/src/run.ts') },
+    { code: `import { readFileSync } from 'node:fs';\nasync function seed() { JSON.parse(readFileSync('users.json', 'utf8')); }\nvoid seed();`, filename: file('prisma/seed.ts') },
+    // The text being linted has a shebang, though the saved file does not.
+    { code: `#!/usr/bin/env node\nconst fs = require('node:fs');\n(async () => { fs.readFileSync('a'); })();`, filename: file('src/orphan.js') },
+    // In a fan-out, but read once per process: still never reported.
+    { code: `const fs = require('node:fs');\nlet schema;\nasync function main(files) {\n  await Promise.all(files.map(async (f) => { schema ??= fs.readFileSync('schema.json'); return f; }));\n}\nmain([]);`, filename: MIGRATE },
+    // A task that was already awaited is no longer in flight.
+    { code: `const fs = require('node:fs');\nasync function main() {\n  const p = fetchAll();\n  await p;\n  fs.readFileSync('a');\n}\nasync function fetchAll() {}\nmain();`, filename: MIGRATE },
+    { code: exported, filename: MIGRATE },
+    { code: exported, filename: SERVER, settings: { 'async-hazards': { oneShot: ['**/roles/src/server.js'] } } },
+    // Startup of the server, sequential: as before.
+    { code: `const fs = require('node:fs');\nasync function main() {\n  const key = fs.readFileSync('key.pem');\n  app.listen(443, key);\n}\nmain();`, filename: SERVER },
+  ],
+  invalid: [
+    // One-shot, but a fan-out: the other reads wait for this one.
+    {
+      code: `const fs = require('node:fs');
+async function main(files) {
+  await Promise.all(files.map(async (f) => {
+    const text = fs.readFileSync(f, 'utf8');
+    await upload(text);
+  }));
+}
+async function upload(t) { return t; }
+main([]);`,
+      filename: MIGRATE,
+      errors: [{ messageId: 'blockingCall', line: 4, column: 18, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');
+async function main(files) {
+  await Promise.all(files.map(async (f) => {
+    const text = await fs.promises.readFile(f, 'utf8');
+    await upload(text);
+  }));
+}
+async function upload(t) { return t; }
+main([]);` }] }],
+    },
+    // One-shot, in a helper the fan-out calls.
+    {
+      code: `const { execSync } = require('node:child_process');
+async function build(pkg) { execSync('npm pack', { cwd: pkg }); }
+async function main(pkgs) { await Promise.all(pkgs.map((p) => build(p))); }
+main([]);`,
+      filename: file('src/tools/reset.ts'),
+      errors: [{ messageId: 'blockingCall', line: 2, column: 29, suggestions: [{ messageId: 'useAsyncTwin', output: `const { execSync, exec } = require('node:child_process');
+const { promisify } = require('node:util');
+async function build(pkg) { await promisify(exec)('npm pack', { cwd: pkg }); }
+async function main(pkgs) { await Promise.all(pkgs.map((p) => build(p))); }
+main([]);` }] }],
+    },
+    // One-shot, with a task started beside it and awaited after.
+    {
+      code: `const fs = require('node:fs');
+async function main() {
+  const pending = fetchAll();
+  const local = fs.readFileSync('local.json');
+  await pending;
+  return local;
+}
+async function fetchAll() {}
+main();`,
+      filename: MIGRATE,
+      errors: [{ messageId: 'blockingCall', line: 4, column: 17, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');
+async function main() {
+  const pending = fetchAll();
+  const local = await fs.promises.readFile('local.json');
+  await pending;
+  return local;
+}
+async function fetchAll() {}
+main();` }] }],
+    },
+    // Startup with a task in flight: the warm-up waits for the read.
+    {
+      code: `const fs = require('node:fs');
+async function main() {
+  void warmCache();
+  const key = fs.readFileSync('key.pem');
+  app.listen(443, key);
+}
+async function warmCache() {}
+main();`,
+      filename: SERVER,
+      errors: [{ messageId: 'blockingCall', line: 4, column: 15, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');
+async function main() {
+  void warmCache();
+  const key = await fs.promises.readFile('key.pem');
+  app.listen(443, key);
+}
+async function warmCache() {}
+main();` }] }],
+    },
+    // Long-lived: a module the server imports, though a one-shot script imports it too.
+    {
+      code: `const fs = require('node:fs');\nexports.query = async (sql) => fs.readFileSync(sql);`,
+      filename: file('src/db.js'),
+      errors: [{ messageId: 'blockingCall', line: 2, column: 32, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');\nexports.query = async (sql) => await fs.promises.readFile(sql);` }] }],
+    },
+    // A scripts/ folder below src/ is not a package's scripts folder.
+    {
+      code: `const fs = require('node:fs');\nmodule.exports = async () => fs.statSync('a');`,
+      filename: file('src/scripts/notRoot.js'),
+      errors: [{ messageId: 'blockingCall', line: 2, column: 30, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');\nmodule.exports = async () => await fs.promises.stat('a');` }] }],
+    },
+    // `longLived` wins over what the package says.
+    {
+      code: exported,
+      filename: MIGRATE,
+      settings: { 'async-hazards': { longLived: ['**/roles/scripts/**'] } },
+      errors: [{ messageId: 'blockingCall', line: 2, column: 29, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');\nexports.run = async () => { await fs.promises.readFile('a'); };` }] }],
+    },
+    // Without `oneShot`, the same server file is long-lived.
+    {
+      code: exported,
+      filename: SERVER,
+      errors: [{ messageId: 'blockingCall', line: 2, column: 29, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');\nexports.run = async () => { await fs.promises.readFile('a'); };` }] }],
+    },
+    // A setting that is not a list of globs is said, and ignored.
+    {
+      code: `export const x = 1;`,
+      filename: SERVER,
+      settings: { 'async-hazards': { oneShot: 'src/**', longLived: [42] } },
+      errors: [{ messageId: 'invalidSetting', line: 1, column: 1, data: { problem: "settings['async-hazards'].longLived has 42, which is not a glob string; it is ignored." } }],
+    },
+  ],
+});
+
+createRuleTester().run<MessageId, Options>('no-blocking-in-async (strict: process role)', rule as never, {
+  valid: [],
+  invalid: [
+    {
+      code: sequential,
+      filename: MIGRATE,
+      errors: [{ messageId: 'blockingCall', line: 3, column: 15, suggestions: [{ messageId: 'useAsyncTwin', output: sequential.replace("fs.readFileSync('schema.sql', 'utf8')", "await fs.promises.readFile('schema.sql', 'utf8')") }] }],
+    },
+  ],
+});
