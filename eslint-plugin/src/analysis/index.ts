@@ -20,6 +20,7 @@ export * from './permits';
 export * from './phase';
 export * from './promises';
 export * from './releasePaths';
+export * from './sleepChains';
 export * from './sleeps';
 export * from './typeQueries';
 // The package.json reader lives in the project layer; rules keep asking analysis for it.
