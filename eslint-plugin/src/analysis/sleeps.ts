@@ -174,6 +174,16 @@ export function createSleepAnalysis(
   extraSleeps: readonly ModuleExport[] = [],
   services: Partial<ParserServices> | null = null,
 ): SleepAnalysis {
+  return buildSleepAnalysis(sourceCode, extraSleeps, services, 0);
+}
+
+/** `hop`: how many imports away from the linted file `sourceCode` is (0 for the linted file). */
+function buildSleepAnalysis(
+  sourceCode: Services,
+  extraSleeps: readonly ModuleExport[],
+  services: Partial<ParserServices> | null,
+  hop: number,
+): SleepAnalysis {
   const graph = getCallGraph(sourceCode);
   const typed = services?.program && services.esTreeNodeToTSNodeMap ? typedSleeps(services.program) : null;
   const classifyCache = new WeakMap<TSESTree.Node, SleepKind | null>();
@@ -208,9 +218,9 @@ export function createSleepAnalysis(
     const target = graph.resolveCall(node);
     if (target) return isSleepFunctionAt(target.node, depth + 1) ? 'sleep' : null;
     // `import { sleep } from './utils'`: the helper's body is read in its own module.
-    const helper = ref ? importedHelper(sourceCode, ref, extraSleeps) : null;
-    if (helper && inModule(() => helper.analysis.isSleepFunction(helper.fn))) {
-      const inner = inModule(() => helper.analysis.sitesIn(helper.fn)[0]);
+    const helper = ref ? importedHelper(sourceCode, ref, extraSleeps, hop) : null;
+    if (helper?.analysis.isSleepFunction(helper.fn)) {
+      const inner = helper.analysis.sitesIn(helper.fn)[0];
       if (inner) origins.set(node, inner);
       return 'sleep';
     }
@@ -257,9 +267,8 @@ export function createSleepAnalysis(
     const target = graph.resolveCallee(callee);
     if (target) return { fn: target.node, sourceCode, sites: sitesIn(target.node) };
     const ref = resolveReference(sourceCode, callee);
-    const helper = ref ? importedHelper(sourceCode, ref, extraSleeps) : null;
-    if (!helper) return null;
-    return { fn: helper.fn, sourceCode: helper.sourceCode, sites: inModule(() => helper.analysis.sitesIn(helper.fn)) };
+    const helper = ref ? importedHelper(sourceCode, ref, extraSleeps, hop) : null;
+    return helper ? { fn: helper.fn, sourceCode: helper.sourceCode, sites: helper.analysis.sitesIn(helper.fn) } : null;
   };
 
   const sitesIn = (fn: FunctionNode): readonly SleepSite[] => {
@@ -283,34 +292,20 @@ export function createSleepAnalysis(
 }
 
 /**
- * Module analyses, one per module parse and sleep settings: every file that imports `./utils`
- * asks the same one. Untyped: the checker, when there is one, answers for the linted file only.
+ * Module analyses, one per module parse, sleep settings and hop: every file that imports
+ * `./utils` asks the same one. Untyped: the checker, when there is one, answers for the linted
+ * file only. The hop is part of the key so that where a long chain is cut does not depend on which
+ * file asked first.
  */
 const moduleAnalyses = new WeakMap<Services, Map<string, SleepAnalysis>>();
 
-function moduleAnalysis(sourceCode: Services, extraSleeps: readonly ModuleExport[]): SleepAnalysis {
-  let byExtra = moduleAnalyses.get(sourceCode);
-  if (!byExtra) moduleAnalyses.set(sourceCode, (byExtra = new Map()));
-  const key = JSON.stringify(extraSleeps);
-  let analysis = byExtra.get(key);
-  if (!analysis) byExtra.set(key, (analysis = createSleepAnalysis(sourceCode, extraSleeps)));
+function moduleAnalysis(sourceCode: Services, extraSleeps: readonly ModuleExport[], hop: number): SleepAnalysis {
+  let byKey = moduleAnalyses.get(sourceCode);
+  if (!byKey) moduleAnalyses.set(sourceCode, (byKey = new Map()));
+  const key = `${hop} ${JSON.stringify(extraSleeps)}`;
+  let analysis = byKey.get(key);
+  if (!analysis) byKey.set(key, (analysis = buildSleepAnalysis(sourceCode, extraSleeps, null, hop)));
   return analysis;
-}
-
-/**
- * How many module analyses are running inside one another. Past `MAX_MODULE_HOPS` an imported
- * helper is unknown, which also ends import cycles. A module's answers are cached as first
- * computed, so a chain longer than the bound is cut at the same place for every file.
- */
-let moduleDepth = 0;
-
-function inModule<T>(run: () => T): T {
-  moduleDepth++;
-  try {
-    return run();
-  } finally {
-    moduleDepth--;
-  }
 }
 
 interface ImportedHelper {
@@ -319,13 +314,16 @@ interface ImportedHelper {
   sourceCode: Services;
 }
 
-/** A function exported by one of the project's own modules, and the sleep analysis of that module. */
-function importedHelper(sourceCode: Services, ref: ModuleRef, extraSleeps: readonly ModuleExport[]): ImportedHelper | null {
-  if (moduleDepth >= MAX_MODULE_HOPS || isBuiltin(ref.module)) return null;
+/**
+ * A function exported by one of the project's own modules, and the sleep analysis of that
+ * module. Past `MAX_MODULE_HOPS` an imported helper is unknown, which also ends import cycles.
+ */
+function importedHelper(sourceCode: Services, ref: ModuleRef, extraSleeps: readonly ModuleExport[], hop: number): ImportedHelper | null {
+  if (hop >= MAX_MODULE_HOPS || isBuiltin(ref.module)) return null;
   const found = localExport(sourceCode, ref);
   if (!found || found.rest.length > 0) return null;
   const fn = functionOf(found.value.sourceCode, found.value.node);
-  return fn ? { analysis: moduleAnalysis(found.value.sourceCode, extraSleeps), fn, sourceCode: found.value.sourceCode } : null;
+  return fn ? { analysis: moduleAnalysis(found.value.sourceCode, extraSleeps, hop + 1), fn, sourceCode: found.value.sourceCode } : null;
 }
 
 /** `function f`, `const f = async () => …`, `exports.f = function …`: the function an export names. */
