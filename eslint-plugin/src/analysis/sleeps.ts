@@ -2,7 +2,7 @@ import { isBuiltin } from 'node:module';
 import type { ParserServices, TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type * as TS from 'typescript';
-import { importsOf, parsedModule } from '../project';
+import { importsOf, readText, resolveImport } from '../project';
 import type { ModuleExport } from '../util/settings';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
@@ -100,9 +100,11 @@ const localSleepCache = new WeakMap<TSESTree.Program, boolean>();
 
 /**
  * Does a project module this file imports (at run time, up to `MAX_MODULE_HOPS` deep) mention a
- * timer or import a sleep or retry package? A text test per module, no analysis: it only decides
- * whether the rule runs at all. `reachableModules` alone would miss a hand-written
- * `new Promise((r) => setTimeout(r, ms))` in `utils/`, which imports nothing.
+ * timer or a sleep or retry package? A text test per module: it only decides whether the rule
+ * runs at all, so it reads files and scans their import specifiers without parsing them (ESLint
+ * parses the linted files anyway; a second parse of each for this question doubled the cost).
+ * `reachableModules` alone would miss a hand-written `new Promise((r) => setTimeout(r, ms))` in
+ * `utils/`, which imports nothing.
  */
 function reachesLocalSleep(sourceCode: Services): boolean {
   const hit = localSleepCache.get(sourceCode.ast);
@@ -111,18 +113,20 @@ function reachesLocalSleep(sourceCode: Services): boolean {
   let found = false;
   if (from) {
     const seen = new Set<string>([from]);
-    let frontier = localImportTargets(importsOf(from, sourceCode.ast, sourceCode.text), seen);
+    const first = importsOf(from, sourceCode.ast, sourceCode.text)
+      .filter((r) => !r.typeOnly && r.resolution.kind === 'file' && r.resolution.local)
+      .map((r) => (r.resolution.kind === 'file' ? r.resolution.path : ''));
+    let frontier = unseen(first, seen);
     for (let hop = 0; hop < MAX_MODULE_HOPS && frontier.length > 0 && !found; hop++) {
       const next: string[] = [];
       for (const file of frontier) {
-        const parsed = parsedModule(file);
-        if (!parsed) continue;
-        const imports = importsOf(file);
-        if (textMaySleep(parsed.text) || imports.some((r) => !r.typeOnly && isSleepPackage(r.specifier))) {
+        const text = readText(file);
+        if (text === null) continue;
+        if (textMaySleep(text) || SLEEP_PACKAGE_TEXT.test(text)) {
           found = true;
           break;
         }
-        next.push(...localImportTargets(imports, seen));
+        if (hop + 1 < MAX_MODULE_HOPS) next.push(...unseen(localSpecifiers(file, text), seen));
       }
       frontier = next;
     }
@@ -131,16 +135,25 @@ function reachesLocalSleep(sourceCode: Services): boolean {
   return found;
 }
 
-function isSleepPackage(specifier: string): boolean {
-  return specifier === 'delay' || RETRY_HELPERS.some((r) => r.module === specifier);
+const SLEEP_PACKAGE_TEXT = /['"](?:delay|p-retry|async-retry|exponential-backoff|promise-retry)['"]/;
+/** `from './x'`, `import('./x')`, `require('../x')`, and `@/`, `~/`, `#` aliases. */
+const LOCAL_SPECIFIER = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"]((?:\.{1,2}\/|[@~]\/|#)[^'"\n]*)['"]/g;
+
+function localSpecifiers(file: string, text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(LOCAL_SPECIFIER)) {
+    const resolution = resolveImport(file, match[1] as string);
+    if (resolution.kind === 'file' && resolution.local) out.push(resolution.path);
+  }
+  return out;
 }
 
-function localImportTargets(imports: ReturnType<typeof importsOf>, seen: Set<string>): string[] {
+function unseen(files: readonly string[], seen: Set<string>): string[] {
   const out: string[] = [];
-  for (const record of imports) {
-    if (record.typeOnly || record.resolution.kind !== 'file' || !record.resolution.local || seen.has(record.resolution.path)) continue;
-    seen.add(record.resolution.path);
-    out.push(record.resolution.path);
+  for (const file of files) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    out.push(file);
   }
   return out;
 }

@@ -13,7 +13,7 @@ import { resetModules } from './modules';
 import { resetPackages } from './packages';
 import { resetResolver } from './resolve';
 
-export { invalidate, overlaidPaths, setOverlay } from './fileSystem';
+export { invalidate, overlaidPaths, readText, setOverlay } from './fileSystem';
 export type { ResolvedImport } from './importIndex';
 export { importersOf, importsOf } from './importIndex';
 export type { ImportRecord } from './importRecords';
