@@ -351,6 +351,31 @@ describe('suppressions baseline', () => {
   });
 });
 
+describe('helpers from the project\'s own modules', () => {
+  it('reports a retry helper in utils/ reached from limit(() => …) in another file, with the chain in SARIF', () => {
+    const dir = scratch();
+    fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'sleep-helpers'), dir, { recursive: true });
+    const { status, reports } = json(['.', '--rule', 'no-orphaned-promise=off', '--rule', 'no-unbounded-fan-out=off'], dir);
+    assert.equal(status, 1);
+    const found = reports.flatMap((r) => r.messages.map((m) => ({ file: path.relative(dir, r.filePath), ...m })));
+    assert.deepEqual(
+      found.map((m) => `${m.file}:${m.line}:${m.column} ${m.ruleId}`),
+      [`src${path.sep}jobs${path.sep}sync.ts:7:22 async-hazards/no-sleep-holding-permit`],
+    );
+    assert.match(found[0]?.message ?? '', /^`withRetry` from `\.\.\/utils\/retry` backs off between attempts \(`await sleep\(250 \* 2 \*\* attempt\)`, line 9 of \.\.\/utils\/retry\.ts\)/);
+
+    const sarif = run(['.', '--format', 'sarif', '--rule', 'no-orphaned-promise=off', '--rule', 'no-unbounded-fan-out=off'], dir);
+    type Location = { message?: { text: string }; physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } };
+    const log = JSON.parse(sarif.stdout) as { runs: { results: { relatedLocations?: Location[] }[] }[] };
+    const related = (log.runs[0]?.results[0]?.relatedLocations ?? []).map((l) => `${l.physicalLocation.artifactLocation.uri}:${l.physicalLocation.region.startLine} ${l.message?.text ?? ''}`);
+    assert.deepEqual(related, [
+      'src/jobs/sync.ts:7 permit taken here',
+      'src/utils/retry.ts:9 backs off here',
+      'src/utils/sleep.ts:2 the timer it waits for',
+    ]);
+  });
+});
+
 describe('--type-aware', () => {
   it('finds the cross-file orphaned promise that the syntactic run does not', () => {
     const plain = json(['samples/src/scheduler.ts']);

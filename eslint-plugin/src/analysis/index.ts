@@ -22,6 +22,7 @@ export * from './phase';
 export * from './promises';
 export * from './releasePaths';
 export * from './role';
+export * from './sleepChains';
 export * from './sleeps';
 export * from './typeQueries';
 // The package.json reader lives in the project layer; rules keep asking analysis for it.

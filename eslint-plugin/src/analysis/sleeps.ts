@@ -1,6 +1,8 @@
+import { isBuiltin } from 'node:module';
 import type { ParserServices, TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type * as TS from 'typescript';
+import { importsOf, readText, resolveImport } from '../project';
 import type { ModuleExport } from '../util/settings';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
@@ -9,6 +11,7 @@ import { getCallGraph } from './callGraph';
 import { getConstruction } from './construction';
 import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
+import { localExport, sourceFileOf } from './localModules';
 import { askChecker } from './typeQueries';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -29,13 +32,25 @@ export type LoopNode =
   | TSESTree.DoWhileStatement;
 
 export interface SleepSite {
-  /** The sleeping expression, or the call to a same-file function whose execution sleeps. */
+  /** The sleeping expression, or the call to a function (same-file or imported) whose execution sleeps. */
   node: SleepNode;
   kind: SleepKind;
-  /** When `node` calls a same-file function that sleeps somewhere inside: the sleep it reaches. */
+  /**
+   * When `node` calls a function that sleeps somewhere inside: the sleep it reaches. For a helper
+   * imported from one of the project's modules, that site (and its own `via`) is in the module.
+   */
   via: SleepSite | null;
+  /** When `via` is set: the function `node` calls, in `via.sourceCode`. */
+  callee: FunctionNode | null;
   /** A hand-written retry loop around `node` in the same function: the sleep runs after a `catch`. */
   retryLoop: LoopNode | null;
+  /** The file `node` is in: the analysed file's, or a project module's. */
+  sourceCode: Services;
+  /**
+   * When `node` is a sleep because it calls a sleep helper imported from a project module
+   * (`import { sleep } from './utils'`): the timer inside that helper, for evidence.
+   */
+  origin: SleepSite | null;
 }
 
 /** Retry helpers that back off between attempts; the first argument is the attempt. */
@@ -57,15 +72,90 @@ const SLEEP_EXPORTS: readonly { module: string; path: readonly string[] }[] = [
 
 /**
  * A cheap early exit: can this file contain a sleep at all? Without types, every recognised sleep
- * names `setTimeout` or `scheduler`, or comes from a sleep or retry package, or is team-declared.
- * With types, any imported helper might be one.
+ * names `setTimeout` or `scheduler`, or comes from a sleep or retry package, or is team-declared,
+ * or is a helper from one of the project's modules that (within the hops summaries follow) do one
+ * of those. With types, any imported helper might be one.
  */
 export function mayContainSleeps(sourceCode: Services, extraSleeps: readonly ModuleExport[], typed: boolean): boolean {
-  if (typed || extraSleeps.length > 0) return true;
-  const text = sourceCode.text;
-  if (text.includes('setTimeout') || text.includes('scheduler')) return true;
-  const modules = importedModules(sourceCode);
+  if (typed || extraSleeps.length > 0 || textMaySleep(sourceCode.text)) return true;
+  if (importsSleepPackage(importedModules(sourceCode))) return true;
+  return reachesLocalSleep(sourceCode);
+}
+
+function textMaySleep(text: string): boolean {
+  return text.includes('setTimeout') || text.includes('scheduler');
+}
+
+function importsSleepPackage(modules: ReadonlySet<string>): boolean {
   return modules.has('delay') || RETRY_HELPERS.some((r) => modules.has(r.module));
+}
+
+/**
+ * Imported helpers are followed this many modules deep (`./jobs` → `./http` → `./retry`): real
+ * code keeps its sleep one or two files away from the limiter, and each hop parses a module.
+ */
+export const MAX_MODULE_HOPS = 3;
+
+const localSleepCache = new WeakMap<TSESTree.Program, boolean>();
+
+/**
+ * Does a project module this file imports (at run time, up to `MAX_MODULE_HOPS` deep) mention a
+ * timer or a sleep or retry package? A text test per module: it only decides whether the rule
+ * runs at all, so it reads files and scans their import specifiers without parsing them (ESLint
+ * parses the linted files anyway; a second parse of each for this question doubled the cost).
+ * `reachableModules` alone would miss a hand-written `new Promise((r) => setTimeout(r, ms))` in
+ * `utils/`, which imports nothing.
+ */
+function reachesLocalSleep(sourceCode: Services): boolean {
+  const hit = localSleepCache.get(sourceCode.ast);
+  if (hit !== undefined) return hit;
+  const from = sourceFileOf(sourceCode);
+  let found = false;
+  if (from) {
+    const seen = new Set<string>([from]);
+    const first = importsOf(from, sourceCode.ast, sourceCode.text)
+      .filter((r) => !r.typeOnly && r.resolution.kind === 'file' && r.resolution.local)
+      .map((r) => (r.resolution.kind === 'file' ? r.resolution.path : ''));
+    let frontier = unseen(first, seen);
+    for (let hop = 0; hop < MAX_MODULE_HOPS && frontier.length > 0 && !found; hop++) {
+      const next: string[] = [];
+      for (const file of frontier) {
+        const text = readText(file);
+        if (text === null) continue;
+        if (textMaySleep(text) || SLEEP_PACKAGE_TEXT.test(text)) {
+          found = true;
+          break;
+        }
+        if (hop + 1 < MAX_MODULE_HOPS) next.push(...unseen(localSpecifiers(file, text), seen));
+      }
+      frontier = next;
+    }
+  }
+  localSleepCache.set(sourceCode.ast, found);
+  return found;
+}
+
+const SLEEP_PACKAGE_TEXT = /['"](?:delay|p-retry|async-retry|exponential-backoff|promise-retry)['"]/;
+/** `from './x'`, `import('./x')`, `require('../x')`, and `@/`, `~/`, `#` aliases. */
+const LOCAL_SPECIFIER = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"]((?:\.{1,2}\/|[@~]\/|#)[^'"\n]*)['"]/g;
+
+function localSpecifiers(file: string, text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(LOCAL_SPECIFIER)) {
+    const resolution = resolveImport(file, match[1] as string);
+    if (resolution.kind === 'file' && resolution.local) out.push(resolution.path);
+  }
+  return out;
+}
+
+function unseen(files: readonly string[], seen: Set<string>): string[] {
+  const out: string[] = [];
+  for (const file of files) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    out.push(file);
+  }
+  return out;
 }
 
 export interface SleepAnalysis {
@@ -77,6 +167,11 @@ export interface SleepAnalysis {
   sitesIn(fn: FunctionNode): readonly SleepSite[];
   /** Sleeps reached by `node` and waited for, like `sitesIn` but for any node inside a function. */
   sitesUnder(root: TSESTree.Node): readonly SleepSite[];
+  /**
+   * The function a callee expression denotes, same-file or imported from a project module
+   * (`limit(fetchWithRetry)`), with the sleeps its execution waits for; null when unknown.
+   */
+  calleeSites(callee: TSESTree.Node): { fn: FunctionNode; sourceCode: Services; sites: readonly SleepSite[] } | null;
 }
 
 const MAX_DEPTH = 4;
@@ -92,12 +187,25 @@ export function createSleepAnalysis(
   extraSleeps: readonly ModuleExport[] = [],
   services: Partial<ParserServices> | null = null,
 ): SleepAnalysis {
+  return buildSleepAnalysis(sourceCode, extraSleeps, services, 0);
+}
+
+/** `hop`: how many imports away from the linted file `sourceCode` is (0 for the linted file). */
+function buildSleepAnalysis(
+  sourceCode: Services,
+  extraSleeps: readonly ModuleExport[],
+  services: Partial<ParserServices> | null,
+  hop: number,
+): SleepAnalysis {
   const graph = getCallGraph(sourceCode);
   const typed = services?.program && services.esTreeNodeToTSNodeMap ? typedSleeps(services.program) : null;
   const classifyCache = new WeakMap<TSESTree.Node, SleepKind | null>();
   const sleepFnCache = new WeakMap<FunctionNode, boolean>();
   const sitesCache = new WeakMap<FunctionNode, readonly SleepSite[]>();
   const inProgress = new WeakSet<FunctionNode>();
+  const origins = new WeakMap<SleepNode, SleepSite>();
+  const site = (node: SleepNode, kind: SleepKind, retryLoop: LoopNode | null, via: SleepSite | null = null, callee: FunctionNode | null = null): SleepSite =>
+    ({ node, kind, via, callee, retryLoop, sourceCode, origin: origins.get(node) ?? null });
 
   const classify = (node: SleepNode): SleepKind | null => {
     const hit = classifyCache.get(node);
@@ -122,6 +230,13 @@ export function createSleepAnalysis(
     if (depth >= MAX_DEPTH) return null;
     const target = graph.resolveCall(node);
     if (target) return isSleepFunctionAt(target.node, depth + 1) ? 'sleep' : null;
+    // `import { sleep } from './utils'`: the helper's body is read in its own module.
+    const helper = ref ? importedHelper(sourceCode, ref, extraSleeps, hop) : null;
+    if (helper?.analysis.isSleepFunction(helper.fn)) {
+      const inner = helper.analysis.sitesIn(helper.fn)[0];
+      if (inner) origins.set(node, inner);
+      return 'sleep';
+    }
     if (!typed || !ref) return null;
     // Imported from elsewhere: only the type checker can see the helper's body.
     const tsNode = services?.esTreeNodeToTSNodeMap?.get(node);
@@ -146,19 +261,27 @@ export function createSleepAnalysis(
       if (!isWaitedFor(node)) return true;
       const kind = classify(node);
       if (kind) {
-        sites.push({ node, kind, via: null, retryLoop: kind === 'sleep' ? enclosingRetryLoop(node) : null });
+        sites.push(site(node, kind, kind === 'sleep' ? enclosingRetryLoop(node) : null));
         return false;
       }
       if (node.type === AST_NODE_TYPES.CallExpression) {
-        const target = graph.resolveCall(node);
-        if (target && !contains(target.node, node)) {
-          const inner = sitesIn(target.node)[0];
-          if (inner) sites.push({ node, kind: inner.kind, via: inner, retryLoop: null });
-        }
+        const callee = calleeSites(node.callee);
+        // A call of the function it is in (recursion) reaches nothing new.
+        const recursive = callee?.sourceCode === sourceCode && contains(callee.fn, node);
+        const inner = callee && !recursive ? callee.sites[0] : undefined;
+        if (inner && callee) sites.push(site(node, inner.kind, null, inner, callee.fn));
       }
       return true;
     });
     return sites;
+  };
+
+  const calleeSites = (callee: TSESTree.Node): { fn: FunctionNode; sourceCode: Services; sites: readonly SleepSite[] } | null => {
+    const target = graph.resolveCallee(callee);
+    if (target) return { fn: target.node, sourceCode, sites: sitesIn(target.node) };
+    const ref = resolveReference(sourceCode, callee);
+    const helper = ref ? importedHelper(sourceCode, ref, extraSleeps, hop) : null;
+    return helper ? { fn: helper.fn, sourceCode: helper.sourceCode, sites: helper.analysis.sitesIn(helper.fn) } : null;
   };
 
   const sitesIn = (fn: FunctionNode): readonly SleepSite[] => {
@@ -177,7 +300,56 @@ export function createSleepAnalysis(
     isSleepFunction: (fn) => isSleepFunctionAt(fn, 0),
     sitesIn,
     sitesUnder,
+    calleeSites,
   };
+}
+
+/**
+ * Module analyses, one per module parse, sleep settings and hop: every file that imports
+ * `./utils` asks the same one. Untyped: the checker, when there is one, answers for the linted
+ * file only. The hop is part of the key so that where a long chain is cut does not depend on which
+ * file asked first.
+ */
+const moduleAnalyses = new WeakMap<Services, Map<string, SleepAnalysis>>();
+
+function moduleAnalysis(sourceCode: Services, extraSleeps: readonly ModuleExport[], hop: number): SleepAnalysis {
+  let byKey = moduleAnalyses.get(sourceCode);
+  if (!byKey) moduleAnalyses.set(sourceCode, (byKey = new Map()));
+  const key = `${hop} ${JSON.stringify(extraSleeps)}`;
+  let analysis = byKey.get(key);
+  if (!analysis) byKey.set(key, (analysis = buildSleepAnalysis(sourceCode, extraSleeps, null, hop)));
+  return analysis;
+}
+
+interface ImportedHelper {
+  analysis: SleepAnalysis;
+  fn: FunctionNode;
+  sourceCode: Services;
+}
+
+/**
+ * A function exported by one of the project's own modules, and the sleep analysis of that
+ * module. Past `MAX_MODULE_HOPS` an imported helper is unknown, which also ends import cycles.
+ */
+function importedHelper(sourceCode: Services, ref: ModuleRef, extraSleeps: readonly ModuleExport[], hop: number): ImportedHelper | null {
+  if (hop >= MAX_MODULE_HOPS || isBuiltin(ref.module)) return null;
+  const found = localExport(sourceCode, ref);
+  if (!found || found.rest.length > 0) return null;
+  const fn = functionOf(found.value.sourceCode, found.value.node);
+  return fn ? { analysis: moduleAnalysis(found.value.sourceCode, extraSleeps, hop + 1), fn, sourceCode: found.value.sourceCode } : null;
+}
+
+/** `function f`, `const f = async () => …`, `exports.f = function …`: the function an export names. */
+function functionOf(sourceCode: Services, node: TSESTree.Node): FunctionNode | null {
+  const expr = skipTransparent(node);
+  if (isFunctionNode(expr)) return expr;
+  if (expr.type !== AST_NODE_TYPES.Identifier) return null;
+  const variable = findVariable(sourceCode, expr);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type === 'FunctionName') return def.node as FunctionNode;
+  if (def?.type !== 'Variable' || def.node.id !== def.name || !def.node.init || def.node.parent.kind !== 'const') return null;
+  const init = skipTransparent(def.node.init);
+  return isFunctionNode(init) ? init : null;
 }
 
 function isSleepRef(ref: ModuleRef): boolean {

@@ -1,19 +1,25 @@
+import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import type { Acquisition, Edit, PermitCall, SleepAnalysis, SleepSite } from '../analysis';
+import type { Acquisition, Edit, PermitCall, SleepAnalysis, SleepLink, SleepPlacement, SleepSite } from '../analysis';
 import {
   capacityOf,
   createSleepAnalysis,
   findManualAcquisitions,
-  getCallGraph,
   getConstruction,
   getPermitCall,
+  helperName,
   isFunctionNode,
   isHeldAt,
   mayContainPermitCalls,
   mayContainSleeps,
   moveRetryLoopOutside,
+  onlyCalledHolding,
+  placeSleep,
+  resolveReference,
   skipTransparent,
+  sleepChain,
+  sourceFileOf,
   swappableCallback,
   swapRetryNesting,
 } from '../analysis';
@@ -34,6 +40,8 @@ export type MessageId =
   | 'sleepHoldingPermit'
   | 'retryHoldingPermit'
   | 'calleeSleepsHoldingPermit'
+  | 'helperSleepsHoldingPermit'
+  | 'importedSleepsHoldingPermit'
   | 'swapRetryNesting'
   | 'moveRetryLoopOutside';
 
@@ -45,6 +53,14 @@ interface Holder {
   at: TSESTree.Node;
   capacity: number | null;
   permitCall: PermitCall | null;
+}
+
+/** A sleep reached from inside a held region: `at` is the node in the region that reaches it. */
+interface Held {
+  at: TSESTree.Node;
+  site: SleepSite;
+  holder: Holder;
+  callback: TSESTree.Node | null;
 }
 
 export default createRule<Options, MessageId>({
@@ -63,7 +79,11 @@ export default createRule<Options, MessageId>({
       retryHoldingPermit:
         '`{{sleep}}` backs off between attempts while the {{noun}} from `{{taker}}` (line {{line}}) is held: {{cost}}. Take the {{noun}} per attempt instead, inside the retry.',
       calleeSleepsHoldingPermit:
-        '`{{sleep}}` {{verb}} (`{{inner}}`, line {{innerLine}}) while the {{noun}} from `{{taker}}` (line {{line}}) is held: {{cost}}. Keep the sleep or the retry outside the {{noun}}.',
+        '`{{sleep}}` {{verb}} (`{{inner}}`, {{innerAt}}) while the {{noun}} from `{{taker}}` (line {{line}}) is held: {{cost}}. Keep the sleep or the retry outside the {{noun}}.',
+      helperSleepsHoldingPermit:
+        '`{{sleep}}` in `{{helper}}` {{verb}} while the {{noun}} from `{{taker}}` (line {{line}}) is held, as on every call of `{{helper}}`: {{cost}}. Move the sleep or the retry out of `{{helper}}`, or call it after the {{noun}} is released.',
+      importedSleepsHoldingPermit:
+        '`{{helper}}` from `{{module}}` {{verb}} (`{{inner}}`, {{innerAt}}) while the {{noun}} from `{{taker}}` (line {{line}}) is held: {{cost}}. Call it outside the {{noun}}, or keep its sleep or retry outside.',
       swapRetryNesting: 'Retry outside, take the {{noun}} inside: each attempt takes and returns its own {{noun}}.',
       moveRetryLoopOutside: 'Move the retry loop outside `{{taker}}`: only each attempt holds the {{noun}}.',
     },
@@ -97,28 +117,61 @@ export default createRule<Options, MessageId>({
     let analysis: SleepAnalysis | null = null;
     const sleeps = (): SleepAnalysis =>
       (analysis ??= createSleepAnalysis(sourceCode, extraSleeps, services.program ? services : null));
-    const reported = new Set<TSESTree.Node>();
+    const found: Held[] = [];
 
-    function report(site: SleepSite, at: TSESTree.Node, holder: Holder, callback: TSESTree.Node | null): void {
-      if (reported.has(at)) return;
-      reported.add(at);
-      const inner = innermost(site);
-      const retry = site.kind === 'retry' || inner.retryLoop !== null;
-      const messageId: MessageId = site.via || at !== site.node ? 'calleeSleepsHoldingPermit' : retry ? 'retryHoldingPermit' : 'sleepHoldingPermit';
-      const data = {
-        sleep: sleepText(sourceCode, at),
+    function report(placement: SleepPlacement, held: Held, others: readonly Held[]): void {
+      const { holder } = held;
+      const { leaf, kind } = placement;
+      const retry = leaf.kind === 'retry' || leaf.retryLoop !== null;
+      const base = {
         noun: holder.noun,
         taker: holder.taker,
         line: String(holder.at.loc.start.line),
         cost: `${costText(holder)} ${retry ? 'through every backoff' : 'for the whole delay'}`,
         verb: retry ? 'backs off between attempts' : 'sleeps',
-        inner: sleepText(sourceCode, inner.node),
-        innerLine: String(inner.node.loc.start.line),
+        // Always in the linted file: a placement moves only through its own helpers.
+        sleep: sleepText(sourceCode, placement.node),
+        inner: sleepText(leaf.sourceCode, leaf.node),
+        innerAt: placeText(leaf),
       };
+      let messageId: MessageId = retry ? 'retryHoldingPermit' : 'sleepHoldingPermit';
+      let data: Record<string, string> = base;
+      if (kind === 'helper') {
+        const last = placement.before.at(-1) as SleepLink;
+        messageId = 'helperSleepsHoldingPermit';
+        data = { ...base, helper: helperName(last.callee) ?? shortText(sourceCode.getText(last.node)) };
+      } else if (kind === 'callee') {
+        messageId = 'calleeSleepsHoldingPermit';
+      } else if (kind === 'imported') {
+        const callee = placement.node.type === AST_NODE_TYPES.CallExpression ? placement.node.callee : placement.node;
+        messageId = 'importedSleepsHoldingPermit';
+        data = { ...base, helper: shortText(sourceCode.getText(callee)), module: resolveReference(sourceCode, callee)?.module ?? '?' };
+      }
       const related = [evidenceAt(holder.at, `${holder.noun} taken here`)];
-      if (messageId === 'calleeSleepsHoldingPermit') related.push(evidenceAt(inner.node, 'sleeps here'));
-      recordEvidence(context, at, messageId, related);
-      context.report({ node: at, messageId, data, suggest: suggestions(site, holder, callback) });
+      for (const other of others) {
+        if (other.holder.at !== holder.at) related.push(evidenceAt(other.holder.at, `${other.holder.noun} also taken here`));
+      }
+      for (const link of placement.before) related.push(evidenceAt(link.node, `calls \`${linkName(link)}\` holding the ${holder.noun}`));
+      for (const link of placement.after.slice(1)) related.push(evidenceAt(link.node, `calls \`${linkName(link)}\``, fileOf(link.sourceCode)));
+      if (leaf.node !== placement.node) related.push(evidenceAt(leaf.node, retry ? 'backs off here' : 'sleeps here', fileOf(leaf.sourceCode)));
+      for (let origin = leaf.origin; origin; origin = origin.origin) {
+        related.push(evidenceAt(origin.node, 'the timer it waits for', fileOf(origin.sourceCode)));
+      }
+      recordEvidence(context, placement.node, messageId, related);
+      const suggest = kind === 'direct' ? suggestions(leaf, holder, held.callback) : [];
+      context.report({ node: placement.node, messageId, data, suggest });
+    }
+
+    function fileOf(code: Readonly<TSESLint.SourceCode>): string | undefined {
+      return code === sourceCode ? undefined : (sourceFileOf(code) ?? undefined);
+    }
+
+    /** `line 11`, or `line 4 of utils/retry.ts` for a place in another module. */
+    function placeText(site: SleepSite): string {
+      const line = `line ${site.node.loc.start.line}`;
+      const file = fileOf(site.sourceCode);
+      if (!file) return line;
+      return `${line} of ${path.relative(path.dirname(context.filename), file).split(path.sep).join('/')}`;
     }
 
     function suggestions(site: SleepSite, holder: Holder, callback: TSESTree.Node | null): TSESLint.SuggestionReportDescriptor<MessageId>[] {
@@ -146,21 +199,40 @@ export default createRule<Options, MessageId>({
     function checkCallback(callback: TSESTree.Node, holder: Holder): void {
       const expr = skipTransparent(callback);
       if (isFunctionNode(expr)) {
-        for (const site of sleeps().sitesIn(expr)) report(site, site.node, holder, callback);
+        for (const site of sleeps().sitesIn(expr)) found.push({ at: site.node, site, holder, callback });
         return;
       }
-      // `limit(fetchWithRetry)`: a same-file function run under the permit.
-      const target = getCallGraph(sourceCode).resolveCallee(expr);
-      const inner = target ? sleeps().sitesIn(target.node)[0] : undefined;
-      if (inner) report({ node: inner.node, kind: inner.kind, via: inner, retryLoop: null }, callback, holder, null);
+      // `limit(fetchWithRetry)`: a same-file or imported function run under the permit.
+      const target = sleeps().calleeSites(expr);
+      const inner = target?.sites[0];
+      if (!target || !inner) return;
+      const site: SleepSite = { ...inner, via: inner, callee: target.fn, retryLoop: null, sourceCode, origin: null };
+      found.push({ at: expr, site, holder, callback: null });
     }
 
     function checkManual(acquisition: Acquisition): void {
       const holder = manualHolder(sourceCode, acquisition);
       const sites = acquisition.function ? sleeps().sitesIn(acquisition.function) : sleeps().sitesUnder(acquisition.scope);
       for (const site of sites) {
-        if (isHeldAt(acquisition, site.node)) report(site, site.node, holder, null);
+        if (isHeldAt(acquisition, site.node)) found.push({ at: site.node, site, holder, callback: null });
       }
+    }
+
+    /**
+     * Each sleep is reported once, where issue 17's table puts it: at the sleep when every call of
+     * the helper it is in holds a permit, else at the call. Known only once every region is seen.
+     */
+    function reportAll(): void {
+      if (found.length === 0) return;
+      const onlyHeld = onlyCalledHolding(sourceCode, sleeps(), new Set(found.map((f) => f.at)));
+      const byNode = new Map<TSESTree.Node, { placement: SleepPlacement; held: Held; others: Held[] }>();
+      for (const held of found) {
+        const placement = placeSleep(sourceCode, sleepChain(held.at, held.site), onlyHeld);
+        const hit = byNode.get(placement.node);
+        if (hit) hit.others.push(held);
+        else byNode.set(placement.node, { placement, held, others: [] });
+      }
+      for (const { placement, held, others } of byNode.values()) report(placement, held, others);
     }
 
     const checkCallbacks = mayContainPermitCalls(sourceCode, customPermits);
@@ -178,15 +250,14 @@ export default createRule<Options, MessageId>({
           services: services.program ? services : null,
         });
         for (const acquisition of acquisitions) checkManual(acquisition);
+        reportAll();
       },
     };
   },
 });
 
-function innermost(site: SleepSite): SleepSite {
-  let current = site;
-  while (current.via) current = current.via;
-  return current;
+function linkName(link: SleepLink): string {
+  return helperName(link.callee) ?? shortText(link.sourceCode.getText(link.node));
 }
 
 const LOCK_KINDS: ReadonlySet<string> = new Set(['mutex', 'keyedLock', 'webLock']);

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { createSleepAnalysis, enclosingRetryLoop, isFunctionNode, isWaitedFor } from '../../src/analysis';
+import { createSleepAnalysis, enclosingRetryLoop, isFunctionNode, isWaitedFor, mayContainSleeps, moduleSourceCode, sourceFileOf } from '../../src/analysis';
+import { scratch, write } from '../project/helpers';
 import type { ModuleExport } from '../../src/util/settings';
 import { parse } from './parse';
 
@@ -174,5 +176,43 @@ async function a(n: number): Promise<void> { if (n) await b(n - 1); }
 async function b(n: number): Promise<void> { await a(n); await s(1); }
 const region = async () => { await a(3); };`;
     assert.deepEqual(sites(code), [{ text: 'a(3)', kind: 'sleep', via: 'b(n - 1)', loop: false }]);
+  });
+});
+
+describe('helpers imported from project modules', () => {
+  const root = scratch('sleep-modules');
+  write(path.join(root, 'package.json'), '{"name":"app","dependencies":{"p-limit":"6.0.0"}}');
+  write(path.join(root, 'utils/sleep.ts'), 'export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));\n');
+  write(path.join(root, 'utils/poll.ts'), "import { sleep } from './sleep';\nexport async function poll(check: () => Promise<boolean>) {\n  while (!(await check())) await sleep(50);\n}\n");
+  write(path.join(root, 'utils/plain.ts'), 'export async function plain() { return 1; }\n');
+  write(path.join(root, 'app.ts'), "import { sleep } from './utils/sleep';\nimport { poll } from './utils/poll';\nimport { plain } from './utils/plain';\nexport const region = async () => { await sleep(1); await poll(ready); await plain(); };\ndeclare function ready(): Promise<boolean>;\n");
+  write(path.join(root, 'quiet.ts'), "import { plain } from './utils/plain';\nexport const region = async () => { await plain(); };\n");
+  const app = (): NonNullable<ReturnType<typeof moduleSourceCode>> => {
+    const sourceCode = moduleSourceCode(path.join(root, 'app.ts'));
+    assert.ok(sourceCode);
+    return sourceCode;
+  };
+
+  it('an imported sleep is a sleep; an imported helper that sleeps is a site in its module', () => {
+    const sourceCode = app();
+    const analysis = createSleepAnalysis(sourceCode);
+    const region = sourceCode.ast.body.flatMap((s) => (s.type === 'ExportNamedDeclaration' && s.declaration?.type === 'VariableDeclaration' ? s.declaration.declarations : []))[0]?.init;
+    assert.ok(region && isFunctionNode(region));
+    const found = analysis.sitesIn(region).map((s) => ({
+      text: sourceCode.getText(s.node),
+      via: s.via ? `${path.basename(sourceFileOf(s.via.sourceCode) ?? '')}:${s.via.sourceCode.getText(s.via.node)}` : null,
+      origin: s.origin ? s.origin.sourceCode.getText(s.origin.node) : null,
+    }));
+    assert.deepEqual(found, [
+      { text: 'sleep(1)', via: null, origin: 'new Promise<void>((r) => setTimeout(r, ms))' },
+      { text: 'poll(ready)', via: 'poll.ts:sleep(50)', origin: null },
+    ]);
+  });
+
+  it('the early exit looks into the modules a file imports', () => {
+    assert.equal(mayContainSleeps(app(), [], false), true);
+    const quiet = moduleSourceCode(path.join(root, 'quiet.ts'));
+    assert.ok(quiet);
+    assert.equal(mayContainSleeps(quiet, [], false), false);
   });
 });

@@ -893,6 +893,42 @@ async function fetchWithRetry(url: string) {
 }
 export const run = (url: string) => mutex.runExclusive(() => fetchWithRetry(url));
 `,
+      // Every call of the helper holds the lock: reported at the backoff, where the fix goes.
+      errors: [
+        {
+          messageId: 'helperSleepsHoldingPermit',
+          line: 11,
+          column: 13,
+          data: {
+            sleep: 'await wait(2 ** i * 100)',
+            helper: 'fetchWithRetry',
+            verb: 'backs off between attempts',
+            noun: 'lock',
+            taker: 'mutex.runExclusive(...)',
+            line: '15',
+            cost: 'every other caller waits through every backoff',
+          },
+        },
+      ],
+    },
+    // The same helper, exported: other callers may not hold the lock, so the call is reported.
+    {
+      code: `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export async function fetchWithRetry(url: string) {
+  for (let i = 0; ; i++) {
+    try {
+      return await fetch(url);
+    } catch (e) {
+      if (i > 3) throw e;
+      await wait(2 ** i * 100);
+    }
+  }
+}
+export const run = (url: string) => mutex.runExclusive(() => fetchWithRetry(url));
+`,
       errors: [
         {
           messageId: 'calleeSleepsHoldingPermit',
@@ -902,11 +938,69 @@ export const run = (url: string) => mutex.runExclusive(() => fetchWithRetry(url)
             sleep: 'fetchWithRetry(url)',
             verb: 'backs off between attempts',
             inner: 'await wait(2 ** i * 100)',
-            innerLine: '11',
+            innerAt: 'line 11',
             noun: 'lock',
             taker: 'mutex.runExclusive(...)',
             line: '15',
             cost: 'every other caller waits through every backoff',
+          },
+        },
+      ],
+    },
+    // Called once holding the lock and once without: each call made holding it is reported.
+    {
+      code: `
+import { Mutex } from 'async-mutex';
+import { setTimeout as sleep } from 'node:timers/promises';
+const mutex = new Mutex();
+async function settle(ms: number) {
+  await flush();
+  await sleep(ms);
+}
+export const locked = () => mutex.runExclusive(async () => {
+  await settle(10);
+  await settle(20);
+});
+export const free = () => settle(30);
+declare function flush(): Promise<void>;
+`,
+      errors: [
+        { messageId: 'calleeSleepsHoldingPermit', line: 10, column: 9 },
+        { messageId: 'calleeSleepsHoldingPermit', line: 11, column: 9 },
+      ],
+    },
+    // A chain of same-file helpers, each only called holding the lock: reported at the sleep.
+    {
+      code: `
+import { Mutex } from 'async-mutex';
+import { setTimeout as sleep } from 'node:timers/promises';
+const mutex = new Mutex();
+async function backoff(attempt: number) {
+  await note(attempt);
+  await sleep(2 ** attempt * 50);
+}
+async function sync(rows: string[]) {
+  await write(rows);
+  await backoff(1);
+}
+export const a = (rows: string[]) => mutex.runExclusive(() => sync(rows));
+export const b = (rows: string[]) => mutex.runExclusive(async () => { await sync(rows); });
+declare function write(rows: string[]): Promise<void>;
+declare function note(attempt: number): Promise<void>;
+`,
+      errors: [
+        {
+          messageId: 'helperSleepsHoldingPermit',
+          line: 7,
+          column: 9,
+          data: {
+            sleep: 'await sleep(2 ** attempt * 50)',
+            helper: 'backoff',
+            verb: 'sleeps',
+            noun: 'lock',
+            taker: 'mutex.runExclusive(...)',
+            line: '13',
+            cost: 'every other caller waits for the whole delay',
           },
         },
       ],
@@ -922,7 +1016,7 @@ async function sendWithRetry(body: string) {
 export const run = (body: string) => limit(sendWithRetry, body);
 declare function post(body: string): Promise<void>;
 `,
-      errors: [{ messageId: 'calleeSleepsHoldingPermit', line: 8, column: 44 }],
+      errors: [{ messageId: 'helperSleepsHoldingPermit', line: 6, column: 10 }],
     },
     {
       code: `
@@ -1259,14 +1353,13 @@ export const run = () => queue.add(settle);
 `,
       errors: [
         {
-          messageId: 'calleeSleepsHoldingPermit',
-          line: 7,
-          column: 36,
+          messageId: 'helperSleepsHoldingPermit',
+          line: 5,
+          column: 9,
           data: {
-            sleep: 'settle',
+            sleep: 'await new Promise(...)',
+            helper: 'settle',
             verb: 'sleeps',
-            inner: 'await new Promise(...)',
-            innerLine: '5',
             noun: 'permit',
             taker: 'queue.add(...)',
             line: '7',
