@@ -1,11 +1,13 @@
+import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CallPattern, PromiseArrayOrigin, PromiseOrigin, TypeOracle } from '../analysis';
 import {
   callPatternListSchema, chainRootText, createTypeOracle, droppedExpressions, findVariable, forOfRewrite,
-  getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isEntryStart, isFunctionNode, isPromiseHandled,
-  isRejectionGuarded, isThrowFreeDeclaration, isVariableRead, mapForOfRewrite, matchesAllowList, mayRegisterHandlers,
-  promiseArrayOrigin, promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
+  functionCannotThrow, getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isAwaitingEmitter, isEntryStart,
+  isFunctionNode, isPromiseHandled, isRejectionGuarded, isThrowFreeDeclaration, isVariableRead, mapForOfRewrite,
+  matchesAllowList, mayRegisterHandlers, promiseArrayOrigin, promiseCanReject, promiseOrigin, resolveReference,
+  skipTransparent, staticPropertyName,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -43,8 +45,6 @@ export const DEFAULT_ALLOWED_CALLBACKS: readonly CallPattern[] = [
 const LISTENER_METHODS: ReadonlySet<string> = new Set([
   'on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'addEventListener',
 ]);
-/** Emitter classes named for awaiting their listeners: `emit` returns a promise that carries their rejections. */
-const AWAITING_EMITTER = /^(?:Emittery|\w*(?:Async|Promise)\w*Emitter)$/;
 const COLLECTORS: ReadonlySet<string> = new Set(['push', 'unshift', 'splice']);
 const TIMERS: ReadonlySet<string> = new Set(['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask']);
 
@@ -119,10 +119,9 @@ export default createRule<Options, MessageId>({
     /** The origin of a promise that needs looking after, or null (not a promise, handled chain, allowed call). */
     const needsHandling = (node: TSESTree.Node): PromiseOrigin | null => {
       const origin = promiseOrigin(sourceCode, node, types);
-      if (!origin || (origin.kind === 'chain' && origin.handlesRejection)) return null;
-      // A same-file async function whose body is guarded by `try/catch` cannot reject: the same guard clears a listener.
-      if (origin.kind === 'local' && origin.declaredAsync && isFunctionNode(origin.declaration) &&
-        isRejectionGuarded(origin.declaration)) return null;
+      // A handled chain, an async function (here or imported) whose body is guarded by `try/catch`,
+      // `Promise.allSettled(…).finally(…)`: nothing can reject. The same guard clears a listener.
+      if (!origin || !promiseCanReject(sourceCode, node, origin)) return null;
       const expr = skipTransparent(node);
       if (expr.type === AST_NODE_TYPES.CallExpression && matchesAllowList(sourceCode, expr, allowedCalls)) return null;
       return origin;
@@ -130,7 +129,7 @@ export default createRule<Options, MessageId>({
 
     const reportDropped = (node: TSESTree.Node, origin: PromiseOrigin): void => {
       const messageId = origin.kind === 'chain' ? 'unhandledChain' : 'orphanedPromise';
-      const data = { origin: describeOrigin(sourceCode, node, origin), method: origin.kind === 'chain' ? origin.method : '' };
+      const data = { origin: describeOrigin(sourceCode, context.filename, node, origin), method: origin.kind === 'chain' ? origin.method : '' };
       recordEvidence(context, node, messageId, originEvidence(origin));
       context.report({ node, messageId, data, suggest: detachSuggestions(sourceCode, node, allowVoid) });
     };
@@ -189,17 +188,18 @@ export default createRule<Options, MessageId>({
     };
 
     const reportUnused = (id: TSESTree.Identifier, init: TSESTree.Node): void => {
+      // Most variables are read: that settles it before any question about the promise.
+      if (isVariableRead(sourceCode, id)) return;
       const origin = needsHandling(init);
       if (!origin) {
         reportUnusedArray(id, init);
         return;
       }
-      if (isVariableRead(sourceCode, id)) return;
       recordEvidence(context, id, 'unusedPromise', [evidenceAt(init, 'promise created here'), ...originEvidence(origin)]);
       context.report({
         node: id,
         messageId: 'unusedPromise',
-        data: { name: id.name, origin: describeOrigin(sourceCode, init, origin), line: init.loc.start.line },
+        data: { name: id.name, origin: describeOrigin(sourceCode, context.filename, init, origin), line: init.loc.start.line },
       });
     };
 
@@ -236,7 +236,7 @@ export default createRule<Options, MessageId>({
         context.report({
           node: arg,
           messageId: 'unusedPromise',
-          data: { name: callee.object.name, origin: describeOrigin(sourceCode, arg, origin), line: arg.loc.start.line },
+          data: { name: callee.object.name, origin: describeOrigin(sourceCode, context.filename, arg, origin), line: arg.loc.start.line },
         });
       }
     };
@@ -261,7 +261,7 @@ export default createRule<Options, MessageId>({
       if (!registration) return;
       const first = registration.callbackIndex;
       for (const arg of call.arguments.slice(first)) {
-        if (!isFunctionNode(arg) || !arg.async || settled.has(arg) || isRejectionGuarded(arg)) continue;
+        if (!isFunctionNode(arg) || !arg.async || settled.has(arg) || functionCannotThrow(arg, sourceCode)) continue;
         if (matchesAllowList(sourceCode, call, allowedCallbacks)) return;
         recordEvidence(context, arg, 'asyncCallbackIgnored', [evidenceAt(call, `registered with ${registration.name}`)]);
         context.report({ node: arg, messageId: 'asyncCallbackIgnored', data: { name: registration.name } });
@@ -316,7 +316,7 @@ export default createRule<Options, MessageId>({
       method: string | null,
     ): { name: string; callbackIndex: number } | null => {
       if (method !== null && LISTENER_METHODS.has(method)) {
-        if (callee.type === AST_NODE_TYPES.MemberExpression && isAwaitingEmitter(callee.object)) return null;
+        if (callee.type === AST_NODE_TYPES.MemberExpression && isAwaitingEmitter(sourceCode, callee.object)) return null;
         const text = sourceCode.getText(callee);
         return { name: text.length <= 40 && !text.includes('\n') ? text : `.${method}()`, callbackIndex: 1 };
       }
@@ -332,17 +332,6 @@ export default createRule<Options, MessageId>({
         return isTimer ? { name: callee.name, callbackIndex: 0 } : null;
       }
       return null;
-    };
-
-    /** `const events = new PromiseEventEmitter()`: an emitter whose `emit` awaits its listeners (Emittery's shape). */
-    const isAwaitingEmitter = (receiver: TSESTree.Node): boolean => {
-      const object = skipTransparent(receiver);
-      if (object.type !== AST_NODE_TYPES.Identifier) return false;
-      const def = findVariable(sourceCode, object)?.defs[0];
-      const init = def?.type === 'Variable' && def.node.init ? skipTransparent(def.node.init) : null;
-      if (init?.type !== AST_NODE_TYPES.NewExpression) return false;
-      const ctor = skipTransparent(init.callee);
-      return ctor.type === AST_NODE_TYPES.Identifier && AWAITING_EMITTER.test(ctor.name);
     };
 
     const startsEntry = (expr: TSESTree.Node): boolean => {
@@ -391,7 +380,7 @@ function isExecutorGuarded(fn: TSESTree.FunctionLike): boolean {
   if (body?.type !== AST_NODE_TYPES.BlockStatement) return false;
   const last = body.body[body.body.length - 1];
   if (last?.type !== AST_NODE_TYPES.TryStatement || !last.handler) return false;
-  return body.body.slice(0, -1).every(isThrowFreeDeclaration);
+  return body.body.slice(0, -1).every((s) => isThrowFreeDeclaration(s));
 }
 
 function hasAsyncExecutor(expr: TSESTree.Node): boolean {
@@ -399,8 +388,13 @@ function hasAsyncExecutor(expr: TSESTree.Node): boolean {
   return isFunctionNode(executor) && executor.async;
 }
 
-function describeOrigin(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, origin: PromiseOrigin): string {
+function describeOrigin(sourceCode: Readonly<TSESLint.SourceCode>, filename: string, node: TSESTree.Node, origin: PromiseOrigin): string {
   switch (origin.kind) {
+    case 'imported': {
+      const how = origin.declaredAsync ? 'async' : 'returns a promise';
+      const where = path.relative(path.dirname(filename), origin.file).split(path.sep).join('/');
+      return `\`${origin.name}\` (${how}, in \`${where.startsWith('.') ? where : `./${where}`}\`)`;
+    }
     case 'local': {
       const expr = skipTransparent(node);
       if (expr.type === AST_NODE_TYPES.CallExpression && skipTransparent(expr.callee) === origin.declaration) {
@@ -449,6 +443,7 @@ function argumentText(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.
 
 function originEvidence(origin: PromiseOrigin): ReturnType<typeof evidenceAt>[] {
   if (origin.kind === 'local') return [evidenceAt(origin.declaration, `\`${origin.name}\` is declared here`)];
+  if (origin.kind === 'imported') return [evidenceAt(origin.declaration, `\`${origin.name}\` is declared here`, origin.file)];
   if (origin.kind === 'chain') return [evidenceAt(origin.property, `.${origin.method}() without a rejection handler`)];
   return [];
 }
