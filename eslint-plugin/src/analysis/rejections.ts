@@ -242,3 +242,16 @@ export function chainCannotReject(
   }
   return rootCannotReject(expr);
 }
+
+/**
+ * `new Promise(async (resolve, reject) => { const done = …; try { await … } catch (e) { reject(e); } })`
+ * (vscode-jsonrpc's request sender): declarations that cannot throw, then one `try/catch`, so no
+ * error escapes into the executor's own promise.
+ */
+export function isExecutorGuarded(fn: TSESTree.FunctionLike): boolean {
+  const body = fn.body;
+  if (body?.type !== AST_NODE_TYPES.BlockStatement) return false;
+  const last = body.body[body.body.length - 1];
+  if (last?.type !== AST_NODE_TYPES.TryStatement || !last.handler) return false;
+  return body.body.slice(0, -1).every((s) => isThrowFreeDeclaration(s));
+}

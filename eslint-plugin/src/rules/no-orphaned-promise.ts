@@ -1,17 +1,17 @@
-import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CallPattern, PromiseArrayOrigin, PromiseOrigin, TypeOracle } from '../analysis';
 import {
-  callPatternListSchema, chainRootText, createTypeOracle, droppedExpressions, findVariable, forOfRewrite,
+  callPatternListSchema, createTypeOracle, droppedExpressions, findVariable, forOfRewrite,
   functionCannotThrow, getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isAwaitingEmitter, isEntryStart,
-  isFunctionNode, isPromiseHandled, isRejectionGuarded, isThrowFreeDeclaration, isVariableRead, mapForOfRewrite,
+  isFunctionNode, isPromiseHandled, isExecutorGuarded, isRejectionGuarded, isVariableRead, mapForOfRewrite,
   matchesAllowList, mayRegisterHandlers, promiseArrayOrigin, promiseCanReject, promiseOrigin, resolveReference,
   skipTransparent, staticPropertyName,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
 import { evidenceAt, recordEvidence } from '../util/evidence';
+import { argumentText, arrayEvidence, describeArray, describeOrigin, detachSuggestions, originEvidence } from '../util/promiseReports';
 import { isStrict } from '../util/settings';
 
 export type Options = [{
@@ -370,110 +370,7 @@ function typeOracle(context: Readonly<TSESLint.RuleContext<MessageId, Options>>)
   return services.program ? createTypeOracle({ ...services, program: services.program }) : undefined;
 }
 
-/**
- * `new Promise(async (resolve, reject) => { const done = …; try { await … } catch (e) { reject(e); } })`
- * (vscode-jsonrpc's request sender): declarations that cannot throw, then one `try/catch`, so no
- * error escapes into the executor's own promise.
- */
-function isExecutorGuarded(fn: TSESTree.FunctionLike): boolean {
-  const body = fn.body;
-  if (body?.type !== AST_NODE_TYPES.BlockStatement) return false;
-  const last = body.body[body.body.length - 1];
-  if (last?.type !== AST_NODE_TYPES.TryStatement || !last.handler) return false;
-  return body.body.slice(0, -1).every((s) => isThrowFreeDeclaration(s));
-}
-
 function hasAsyncExecutor(expr: TSESTree.Node): boolean {
   const executor = expr.type === AST_NODE_TYPES.NewExpression ? expr.arguments[0] : undefined;
   return isFunctionNode(executor) && executor.async;
-}
-
-function describeOrigin(sourceCode: Readonly<TSESLint.SourceCode>, filename: string, node: TSESTree.Node, origin: PromiseOrigin): string {
-  switch (origin.kind) {
-    case 'imported': {
-      const how = origin.declaredAsync ? 'async' : 'returns a promise';
-      const where = path.relative(path.dirname(filename), origin.file).split(path.sep).join('/');
-      return `\`${origin.name}\` (${how}, in \`${where.startsWith('.') ? where : `./${where}`}\`)`;
-    }
-    case 'local': {
-      const expr = skipTransparent(node);
-      if (expr.type === AST_NODE_TYPES.CallExpression && skipTransparent(expr.callee) === origin.declaration) {
-        return 'this async IIFE';
-      }
-      const how = origin.declaredAsync ? 'async' : 'returns a `Promise`';
-      return `\`${origin.name}\` (${how}, line ${origin.declaration.loc.start.line})`;
-    }
-    case 'library':
-    case 'combinator':
-      return `\`${origin.name}\``;
-    case 'constructor':
-      return '`new Promise`';
-    case 'chain':
-      return chainRootText(sourceCode, node);
-    case 'typed':
-      return `\`${origin.name}\` (type \`${origin.typeText}\`)`;
-  }
-}
-
-/** `\`items.map(…)\``, `\`[send(a), send(b)]\``, `\`pending\` (type \`Promise<void>[]\`)`, for messages. */
-function describeArray(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, origin: PromiseArrayOrigin): string {
-  const short = (n: TSESTree.Node): string | null => {
-    const text = sourceCode.getText(n);
-    return text.length <= 40 && !text.includes('\n') ? text : null;
-  };
-  const whole = short(node);
-  if (origin.kind === 'typed') return whole ? `\`${whole}\` (type \`${origin.typeText}\`)` : `this array (type \`${origin.typeText}\`)`;
-  if (whole) return `\`${whole}\``;
-  const callee = origin.kind === 'map' ? skipTransparent(origin.call.callee) : null;
-  const receiver = callee?.type === AST_NODE_TYPES.MemberExpression ? short(callee.object) : null;
-  return receiver ? `\`${receiver}.map(…)\`` : 'this array';
-}
-
-function arrayEvidence(origin: PromiseArrayOrigin): ReturnType<typeof evidenceAt>[] {
-  if (origin.kind === 'map') return [evidenceAt(origin.callback, 'returns a promise for every item')];
-  if (origin.kind === 'literal') return origin.elements.map((element) => evidenceAt(element, 'a promise'));
-  return [];
-}
-
-/** The array as the argument of `Promise.all(…)`: only a sequence expression needs parentheses there. */
-function argumentText(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): string {
-  const text = sourceCode.getText(node);
-  return node.type === AST_NODE_TYPES.SequenceExpression ? `(${text})` : text;
-}
-
-function originEvidence(origin: PromiseOrigin): ReturnType<typeof evidenceAt>[] {
-  if (origin.kind === 'local') return [evidenceAt(origin.declaration, `\`${origin.name}\` is declared here`)];
-  if (origin.kind === 'imported') return [evidenceAt(origin.declaration, `\`${origin.name}\` is declared here`, origin.file)];
-  if (origin.kind === 'chain') return [evidenceAt(origin.property, `.${origin.method}() without a rejection handler`)];
-  return [];
-}
-
-/** Add `await` (only where the nearest function is async) and mark as detached with `void`. */
-function detachSuggestions(
-  sourceCode: Readonly<TSESLint.SourceCode>,
-  node: TSESTree.Node,
-  allowVoid: boolean,
-): TSESLint.SuggestionReportDescriptor<MessageId>[] {
-  const text = needsParens(node) ? `(${sourceCode.getText(node)})` : sourceCode.getText(node);
-  const out: TSESLint.SuggestionReportDescriptor<MessageId>[] = [];
-  if (getAsyncContext(node)?.via.length === 0) {
-    out.push({ messageId: 'addAwait', fix: (fixer) => fixer.replaceText(node, `await ${text}`) });
-  }
-  if (allowVoid) out.push({ messageId: 'addVoid', fix: (fixer) => fixer.replaceText(node, `void ${text}`) });
-  return out;
-}
-
-/** `await x` binds tighter than everything but member access, calls and `new`. */
-function needsParens(node: TSESTree.Node): boolean {
-  switch (node.type) {
-    case AST_NODE_TYPES.CallExpression:
-    case AST_NODE_TYPES.NewExpression:
-    case AST_NODE_TYPES.MemberExpression:
-    case AST_NODE_TYPES.Identifier:
-    case AST_NODE_TYPES.ChainExpression:
-    case AST_NODE_TYPES.TaggedTemplateExpression:
-      return false;
-    default:
-      return true;
-  }
 }
