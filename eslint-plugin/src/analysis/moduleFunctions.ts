@@ -59,7 +59,9 @@ export function importedFunction(sourceCode: Services, callee: TSESTree.Node): M
 
 function computeImported(sourceCode: Services, expr: TSESTree.Identifier | TSESTree.MemberExpression, hops: number): ModuleFunction | null {
   const ref = resolveReference(sourceCode, expr);
-  if (ref) return isProjectSpecifier(ref.module) ? followRef(sourceCode, ref, hops) : null;
+  // A default import is named by the importing file: `import start from './startUp'` → `start`.
+  const localName = expr.type === AST_NODE_TYPES.Identifier ? expr.name : staticPropertyName(expr) ?? 'the default export';
+  if (ref) return isProjectSpecifier(ref.module) ? followRef(sourceCode, ref, hops, localName) : null;
   // `const mailer = new Mailer()` with `Mailer` imported: the method lives in Mailer's module.
   if (expr.type !== AST_NODE_TYPES.MemberExpression) return null;
   const method = staticPropertyName(expr);
@@ -74,7 +76,7 @@ function computeImported(sourceCode: Services, expr: TSESTree.Identifier | TSEST
 }
 
 /** `ref` resolved in the module it names, then its remaining path (at most one member) applied. */
-function followRef(sourceCode: Services, ref: ModuleRef, hops: number): ModuleFunction | null {
+function followRef(sourceCode: Services, ref: ModuleRef, hops: number, localName: string): ModuleFunction | null {
   if (hops > MAX_HOPS) return null;
   const found = localExport(sourceCode, ref);
   if (!found || found.rest.length > 1) return null;
@@ -83,7 +85,7 @@ function followRef(sourceCode: Services, ref: ModuleRef, hops: number): ModuleFu
   if (!shape) return null;
   const member = rest[0];
   if (member === undefined) {
-    return shape.kind === 'function' ? moduleFunction(shape.fn, shape.sourceCode, ref.path[ref.path.length - 1] ?? 'the default export') : null;
+    return shape.kind === 'function' ? moduleFunction(shape.fn, shape.sourceCode, ref.path[ref.path.length - 1] ?? localName) : null;
   }
   if (shape.kind === 'function') return null;
   // `export class Mailer { static send() }` is called as `Mailer.send()`; an instance's methods are not static.

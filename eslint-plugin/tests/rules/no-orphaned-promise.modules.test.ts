@@ -83,6 +83,16 @@ ruleTester.run<MessageId, Options>('no-orphaned-promise (imported functions)', r
         { messageId: 'orphanedPromise', line: 3, column: 1, data: { origin: '`forward` (returns a promise, in `./relay.ts`)', method: '' }, suggestions: [{ messageId: 'addVoid', output: "import { relay, forward } from './relay';\nrelay('a');\nvoid forward('b');" }] },
       ],
     },
+    // An anonymous default export is named as the importing file names it.
+    {
+      code: "import start from './startUp';\nexport function boot() {\n  start();\n}",
+      filename,
+      errors: [{
+        messageId: 'orphanedPromise', line: 3, column: 3,
+        data: { origin: '`start` (async, in `./startUp.ts`)', method: '' },
+        suggestions: [{ messageId: 'addVoid', output: "import start from './startUp';\nexport function boot() {\n  void start();\n}" }],
+      }],
+    },
     // CommonJS: a destructured require of `module.exports = { notify }`.
     {
       code: "const { notify } = require('./legacy.cjs');\nnotify('u1');",
