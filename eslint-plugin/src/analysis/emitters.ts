@@ -58,13 +58,13 @@ function receiverAwaits(sourceCode: Services, receiver: TSESTree.Node, depth: nu
   }
   // `import { events } from './events'`, where that module builds one of those itself.
   const ref = expr.type === AST_NODE_TYPES.Identifier || expr.type === AST_NODE_TYPES.MemberExpression ? resolveReference(sourceCode, expr) : null;
-  const found = ref && isProjectSpecifier(ref.module) ? localExport(sourceCode, ref) : null;
+  const found = ref && isProjectSpecifier(sourceCode, ref.module) ? localExport(sourceCode, ref) : null;
   return found !== null && found.rest.length === 0 && receiverAwaits(found.value.sourceCode, found.value.node, depth + 1);
 }
 
 function constructedAwaits(sourceCode: Services, ref: ModuleRef, node: TSESTree.Node, depth: number): boolean {
   if (isCatalogued(ref)) return true;
-  if (node.type !== AST_NODE_TYPES.NewExpression || !isProjectSpecifier(ref.module)) return false;
+  if (node.type !== AST_NODE_TYPES.NewExpression || !isProjectSpecifier(sourceCode, ref.module)) return false;
   const cls = importedClass(sourceCode, ref);
   return cls !== null && classAwaits(cls.sourceCode, cls.node, depth + 1);
 }
@@ -77,7 +77,7 @@ function classAwaits(sourceCode: Services, cls: ClassNode, depth: number): boole
   const ref = resolveReference(sourceCode, superClass);
   if (ref) {
     if (isCatalogued(ref)) return true;
-    const imported = isProjectSpecifier(ref.module) ? importedClass(sourceCode, ref) : null;
+    const imported = isProjectSpecifier(sourceCode, ref.module) ? importedClass(sourceCode, ref) : null;
     return imported !== null && classAwaits(imported.sourceCode, imported.node, depth + 1);
   }
   const local = localClass(sourceCode, superClass);

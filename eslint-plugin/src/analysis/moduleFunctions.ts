@@ -5,7 +5,7 @@ import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } fro
 import type { ModuleRef } from './imports';
 import { importedModules, resolveReference } from './imports';
 import { localExport, sourceFileOf } from './localModules';
-import { bareName } from '../project';
+import { bareName, resolveImport } from '../project';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -21,9 +21,17 @@ export interface ModuleFunction {
 /** Imports followed from module to module (`export { send } from './mailer'` aside, which localExport follows). */
 const MAX_HOPS = 3;
 
-/** Relative and absolute paths, and `#`, `@/`, `~/` aliases: the specifiers a project's own files use. */
-export function isProjectSpecifier(specifier: string): boolean {
-  return bareName(specifier) === null || specifier.startsWith('@/') || specifier.startsWith('~/');
+/**
+ * Does `specifier`, imported by the file of `sourceCode`, name one of the project's own files?
+ * Relative and absolute paths do; anything else (a tsconfig `paths` alias such as `@server/…`, a
+ * workspace package) is asked of the resolver, which says whether it lands outside `node_modules`.
+ */
+export function isProjectSpecifier(sourceCode: Services, specifier: string): boolean {
+  if (bareName(specifier) === null) return true;
+  const from = sourceFileOf(sourceCode);
+  if (!from || specifier.startsWith('\0')) return false;
+  const resolution = resolveImport(from, specifier);
+  return resolution.kind === 'file' && resolution.local;
 }
 
 const localImportCache = new WeakMap<object, boolean>();
@@ -32,7 +40,7 @@ const localImportCache = new WeakMap<object, boolean>();
 export function importsProjectModules(sourceCode: Services): boolean {
   const hit = localImportCache.get(sourceCode);
   if (hit !== undefined) return hit;
-  const found = [...importedModules(sourceCode)].some(isProjectSpecifier);
+  const found = [...importedModules(sourceCode)].some((m) => isProjectSpecifier(sourceCode, m));
   localImportCache.set(sourceCode, found);
   return found;
 }
@@ -61,14 +69,14 @@ function computeImported(sourceCode: Services, expr: TSESTree.Identifier | TSEST
   const ref = resolveReference(sourceCode, expr);
   // A default import is named by the importing file: `import start from './startUp'` → `start`.
   const localName = expr.type === AST_NODE_TYPES.Identifier ? expr.name : staticPropertyName(expr) ?? 'the default export';
-  if (ref) return isProjectSpecifier(ref.module) ? followRef(sourceCode, ref, hops, localName) : null;
+  if (ref) return isProjectSpecifier(sourceCode, ref.module) ? followRef(sourceCode, ref, hops, localName) : null;
   // `const mailer = new Mailer()` with `Mailer` imported: the method lives in Mailer's module.
   if (expr.type !== AST_NODE_TYPES.MemberExpression) return null;
   const method = staticPropertyName(expr);
   const init = expr.object.type === AST_NODE_TYPES.Identifier ? constInit(sourceCode, expr.object) : null;
   if (method === null || init?.type !== AST_NODE_TYPES.NewExpression) return null;
   const classRef = resolveReference(sourceCode, init.callee);
-  if (!classRef || !isProjectSpecifier(classRef.module)) return null;
+  if (!classRef || !isProjectSpecifier(sourceCode, classRef.module)) return null;
   const found = localExport(sourceCode, classRef);
   if (!found || found.rest.length > 0) return null;
   const cls = valueShape(found.value.sourceCode, found.value.node, hops + 1);
@@ -141,7 +149,7 @@ function valueShape(sourceCode: Services, node: TSESTree.Node, hops: number): Sh
     if (def && def.type !== 'ImportBinding' && def.type !== 'Variable') return null;
   }
   const ref = resolveReference(sourceCode, expr);
-  if (!ref || !isProjectSpecifier(ref.module)) return null;
+  if (!ref || !isProjectSpecifier(sourceCode, ref.module)) return null;
   const found = localExport(sourceCode, ref);
   if (!found || found.rest.length > 0) return null;
   return valueShape(found.value.sourceCode, found.value.node, hops + 1);

@@ -83,6 +83,12 @@ ruleTester.run<MessageId, Options>('no-orphaned-promise (imported functions)', r
         { messageId: 'orphanedPromise', line: 3, column: 1, data: { origin: '`forward` (returns a promise, in `./relay.ts`)', method: '' }, suggestions: [{ messageId: 'addVoid', output: "import { relay, forward } from './relay';\nrelay('a');\nvoid forward('b');" }] },
       ],
     },
+    // A tsconfig `paths` alias is one of the project's modules when the resolver says so, whatever it looks like.
+    {
+      code: "import { sendMail } from '@app/mail';\nsendMail('a');",
+      filename,
+      errors: [{ messageId: 'orphanedPromise', line: 2, column: 1, suggestions: [{ messageId: 'addVoid', output: "import { sendMail } from '@app/mail';\nvoid sendMail('a');" }] }],
+    },
     // An anonymous default export is named as the importing file names it.
     {
       code: "import start from './startUp';\nexport function boot() {\n  start();\n}",
