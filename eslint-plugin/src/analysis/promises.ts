@@ -8,7 +8,8 @@ import type { ModuleRef } from './imports';
 import { normalizeModule, resolveReference } from './imports';
 import type { CheckerServices } from './typeQueries';
 import { askChecker, typeAt } from './typeQueries';
-import { cannotBeNullish, collectionCallResult, isNeverThrowingCall } from './knownValues';
+import { importedFunction, importsProjectModules } from './moduleFunctions';
+import { chainCannotReject, handlesRejection, isRejectionGuarded } from './rejections';
 import { moduleExportListSchema } from '../util/settings';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -26,6 +27,11 @@ export interface TypeOracle {
 export type PromiseOrigin =
   /** A same-file function declared `async` or with a `Promise<…>` return type. */
   | { kind: 'local'; name: string; declaration: TSESTree.Node; declaredAsync: boolean }
+  /**
+   * A function of another of the project's modules that is `async` or returns a promise, found by
+   * this same analysis run on that module; `canReject` is false when its body cannot reject.
+   */
+  | { kind: 'imported'; name: string; declaration: TSESTree.Node; declaredAsync: boolean; file: string; canReject: boolean }
   /** `fetch`, `fs/promises`, `timers/promises`. */
   | { kind: 'library'; name: string }
   /** `Promise.all(…)`, `Promise.reject(…)`. */
@@ -47,7 +53,7 @@ const NOT_PROMISE_EXPORTS: ReadonlySet<string> = new Set(['watch', 'setInterval'
  */
 export function promiseOrigin(sourceCode: Services, node: TSESTree.Node, types?: TypeOracle): PromiseOrigin | null {
   const expr = skipTransparent(node);
-  const syntactic = syntacticOrigin(sourceCode, expr);
+  const syntactic = syntacticOrigin(sourceCode, expr, 0);
   if (syntactic) return syntactic;
   if (types && isValueExpression(expr) && types.isThenable(expr)) {
     return { kind: 'typed', name: describeExpression(sourceCode, expr), typeText: types.typeText(expr) };
@@ -55,7 +61,10 @@ export function promiseOrigin(sourceCode: Services, node: TSESTree.Node, types?:
   return null;
 }
 
-function syntacticOrigin(sourceCode: Services, expr: TSESTree.Node): PromiseOrigin | null {
+/** Imported functions whose own returns are followed into further modules at most this deep. */
+const MAX_MODULE_DEPTH = 3;
+
+function syntacticOrigin(sourceCode: Services, expr: TSESTree.Node, depth: number): PromiseOrigin | null {
   if (expr.type === AST_NODE_TYPES.NewExpression) {
     const callee = skipTransparent(expr.callee);
     return callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Promise' && isGlobal(sourceCode, callee)
@@ -82,6 +91,10 @@ function syntacticOrigin(sourceCode: Services, expr: TSESTree.Node): PromiseOrig
     const ref = resolveReference(sourceCode, callee);
     if (ref && isPromiseApi(ref)) return { kind: 'library', name: refName(ref) };
   }
+  if (depth <= MAX_MODULE_DEPTH && importsProjectModules(sourceCode)) {
+    const imported = importedOrigin(sourceCode, callee, depth);
+    if (imported) return imported;
+  }
   if (!words.promiseFunctions) return null;
   // Scope lookups are the expensive part: only names that some promise function in the file has.
   const name = callee.type === AST_NODE_TYPES.Identifier
@@ -100,6 +113,95 @@ function syntacticOrigin(sourceCode: Services, expr: TSESTree.Node): PromiseOrig
     };
   }
   return null;
+}
+
+function importedOrigin(sourceCode: Services, callee: TSESTree.Node, depth: number): PromiseOrigin | null {
+  const target = importedFunction(sourceCode, callee);
+  if (!target) return null;
+  const summary = promiseSummary(target.sourceCode, target.fn, depth + 1);
+  return summary
+    ? { kind: 'imported', name: target.name, declaration: target.fn, declaredAsync: target.fn.async, file: target.file, canReject: summary.canReject }
+    : null;
+}
+
+const summaries = new WeakMap<FunctionNode, { canReject: boolean } | null>();
+
+/**
+ * Does a function (in whatever module `sourceCode` is) return a promise, and can that promise
+ * reject? Async functions and `Promise<…>` return types always return one; another function does
+ * when each of its `return`s is a promise this analysis recognises. Cached per function node, so
+ * per parse of its module.
+ */
+function promiseSummary(sourceCode: Services, fn: FunctionNode, depth: number): { canReject: boolean } | null {
+  const hit = summaries.get(fn);
+  if (hit !== undefined) return hit;
+  summaries.set(fn, null); // cycle guard: two modules returning each other's calls
+  const summary = computeSummary(sourceCode, fn, depth);
+  summaries.set(fn, summary);
+  return summary;
+}
+
+function computeSummary(sourceCode: Services, fn: FunctionNode, depth: number): { canReject: boolean } | null {
+  if (fn.generator) return null;
+  if (fn.async) return { canReject: !isRejectionGuarded(fn, sourceCode) };
+  if (declaresPromiseType(fn.returnType)) return { canReject: true };
+  const returned = returnedValues(sourceCode, fn);
+  if (returned.length === 0) return null;
+  let canReject = false;
+  for (const value of returned) {
+    const origin = syntacticOrigin(sourceCode, skipTransparent(value), depth);
+    if (!origin) return null;
+    if (promiseCanReject(sourceCode, value, origin)) canReject = true;
+  }
+  return { canReject };
+}
+
+/** The values a function returns: its expression body, or the arguments of its own `return`s. */
+function returnedValues(sourceCode: Services, fn: FunctionNode): TSESTree.Node[] {
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
+  const out: TSESTree.Node[] = [];
+  walk(fn.body, sourceCode.visitorKeys, (node) => {
+    if (node !== fn.body && isFunctionNode(node)) return false;
+    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) out.push(node.argument);
+    return true;
+  });
+  return out;
+}
+
+/**
+ * Can the promise `node` evaluates to (whose origin is `origin`) reject? Not when it is a chain
+ * with a rejection handler, an async function whose body is guarded (same-file or imported), or
+ * a chain that cannot reject (`Promise.allSettled(…).finally(…)`, see `chainCannotReject`).
+ */
+export function promiseCanReject(sourceCode: Services, node: TSESTree.Node, origin: PromiseOrigin): boolean {
+  switch (origin.kind) {
+    case 'chain': {
+      if (origin.handlesRejection) return false;
+      const expr = skipTransparent(node);
+      return expr.type !== AST_NODE_TYPES.CallExpression ||
+        !chainCannotReject(sourceCode, expr, (root) => rootCannotReject(sourceCode, root));
+    }
+    case 'local':
+      return !(origin.declaredAsync && isFunctionNode(origin.declaration) && isRejectionGuarded(origin.declaration));
+    case 'imported':
+      return origin.canReject;
+    default:
+      return true;
+  }
+}
+
+/** The start of a chain that cannot reject: `Promise.allSettled(…)`, or a call of a function that cannot reject. */
+function rootCannotReject(sourceCode: Services, root: TSESTree.Node): boolean {
+  const expr = skipTransparent(root);
+  if (expr.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = skipTransparent(expr.callee);
+  // `allSettled` only rejects for an argument that is not iterable, which is a type error, not a failure.
+  if (callee.type === AST_NODE_TYPES.MemberExpression && staticPropertyName(callee) === 'allSettled' &&
+    callee.object.type === AST_NODE_TYPES.Identifier && callee.object.name === 'Promise' && isGlobal(sourceCode, callee.object)) {
+    return true;
+  }
+  const origin = syntacticOrigin(sourceCode, expr, 0);
+  return origin !== null && (origin.kind === 'local' || origin.kind === 'imported') && !promiseCanReject(sourceCode, expr, origin);
 }
 
 interface FileWords {
@@ -394,102 +496,6 @@ export function isVariableRead(sourceCode: Services, id: TSESTree.Identifier): b
 }
 
 /**
- * An async function that cannot reject: its returned chain handles rejection, or every statement
- * of its body is guarded — a `try { … } catch`, a `return` or declaration of something that cannot
- * throw, an `if` on a plain condition whose branches are guarded (fastify's
- * `if (fn.length === 1) { try … catch …; return } try … catch …`).
- */
-export function isRejectionGuarded(fn: FunctionNode): boolean {
-  const body = fn.body;
-  if (!body) return false;
-  if (body.type !== AST_NODE_TYPES.BlockStatement) {
-    const expr = skipTransparent(body);
-    return expr.type === AST_NODE_TYPES.CallExpression && handlesRejection(expr);
-  }
-  return body.body.some((s) => s.type === AST_NODE_TYPES.TryStatement) && body.body.every(isGuardedStatement);
-}
-
-function isGuardedStatement(statement: TSESTree.Statement): boolean {
-  switch (statement.type) {
-    case AST_NODE_TYPES.TryStatement:
-      return statement.handler !== null;
-    case AST_NODE_TYPES.BlockStatement:
-      return statement.body.every(isGuardedStatement);
-    case AST_NODE_TYPES.EmptyStatement:
-      return true;
-    case AST_NODE_TYPES.ReturnStatement:
-      return !statement.argument || cannotThrow(statement.argument);
-    case AST_NODE_TYPES.VariableDeclaration:
-      return isThrowFreeDeclaration(statement);
-    case AST_NODE_TYPES.IfStatement:
-      return isPlainCondition(statement.test) && isGuardedStatement(statement.consequent) &&
-        (!statement.alternate || isGuardedStatement(statement.alternate));
-    default:
-      return false;
-  }
-}
-
-/** `const a = 1, b = () => …;`: plain names bound to values whose evaluation cannot throw. */
-export function isThrowFreeDeclaration(statement: TSESTree.Statement): boolean {
-  return statement.type === AST_NODE_TYPES.VariableDeclaration &&
-    statement.declarations.every((d) => d.id.type === AST_NODE_TYPES.Identifier && (!d.init || cannotThrow(d.init)));
-}
-
-/** A condition that calls nothing and awaits nothing: names, literals, property reads, operators on them. */
-function isPlainCondition(expr: TSESTree.Node): boolean {
-  switch (expr.type) {
-    case AST_NODE_TYPES.Identifier:
-    case AST_NODE_TYPES.Literal:
-    case AST_NODE_TYPES.ThisExpression:
-      return true;
-    case AST_NODE_TYPES.MemberExpression:
-      return !expr.computed && isPlainCondition(expr.object);
-    case AST_NODE_TYPES.UnaryExpression:
-      return expr.operator !== 'delete' && isPlainCondition(expr.argument);
-    case AST_NODE_TYPES.BinaryExpression:
-      return expr.operator !== 'in' && expr.operator !== 'instanceof' && isPlainCondition(expr.left) && isPlainCondition(expr.right);
-    case AST_NODE_TYPES.LogicalExpression:
-      return isPlainCondition(expr.left) && isPlainCondition(expr.right);
-    default:
-      return false;
-  }
-}
-
-/**
- * Expressions whose evaluation cannot throw: names, literals, functions, plain literals of those,
- * and calls that never throw (`Date.now()`, `performance.now()`). With `sourceCode`, also property
- * reads on values that cannot be null or undefined (`this.count`, `cache.size`), and the methods of a
- * `Map` or `Set` the file creates itself that cannot throw (`cache.get(key)`, `seen.add(id)`).
- */
-export function cannotThrow(expr: TSESTree.Node, sourceCode?: Services): boolean {
-  switch (expr.type) {
-    case AST_NODE_TYPES.Identifier:
-    case AST_NODE_TYPES.ThisExpression:
-    case AST_NODE_TYPES.Literal:
-    case AST_NODE_TYPES.ArrowFunctionExpression:
-    case AST_NODE_TYPES.FunctionExpression:
-      return true;
-    case AST_NODE_TYPES.ObjectExpression:
-      return expr.properties.every((p) => p.type === AST_NODE_TYPES.Property && !p.computed && cannotThrow(p.value, sourceCode));
-    case AST_NODE_TYPES.ArrayExpression:
-      return expr.elements.every((e) => e === null || cannotThrow(e, sourceCode));
-    case AST_NODE_TYPES.TSAsExpression:
-    case AST_NODE_TYPES.TSNonNullExpression:
-    case AST_NODE_TYPES.ChainExpression:
-      return cannotThrow(expr.expression, sourceCode);
-    case AST_NODE_TYPES.MemberExpression:
-      // A read on `null` or `undefined` throws; an optional read (`a?.b`) stops there instead.
-      return sourceCode !== undefined && (!expr.computed || expr.property.type === AST_NODE_TYPES.Literal) &&
-        cannotThrow(expr.object, sourceCode) && (expr.optional || cannotBeNullish(expr.object, sourceCode));
-    case AST_NODE_TYPES.CallExpression:
-      if (!expr.arguments.every((a) => a.type !== AST_NODE_TYPES.SpreadElement && cannotThrow(a, sourceCode))) return false;
-      return isNeverThrowingCall(expr, sourceCode) || (sourceCode !== undefined && collectionCallResult(sourceCode, expr) !== null);
-    default:
-      return false;
-  }
-}
-
-/**
  * The promise a `.then/.catch/.finally` chain starts from, as short code for messages; for a chain
  * with a rejection handler inside it, the handled part up to that handler.
  */
@@ -505,11 +511,6 @@ export function chainRootText(sourceCode: Services, node: TSESTree.Node): string
   }
   const text = sourceCode.getText(expr);
   return text.length <= 40 && !text.includes('\n') ? `\`${text}\`` : 'the promise';
-}
-
-function handlesRejection(call: TSESTree.CallExpression): boolean {
-  const name = call.callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(call.callee) : null;
-  return (name === 'catch' && call.arguments.length >= 1) || (name === 'then' && call.arguments.length >= 2);
 }
 
 // ---- allow lists -------------------------------------------------------------------------------
@@ -804,6 +805,10 @@ function promiseFunctionVerdict(sourceCode: Services, fn: TSESTree.Node): boolea
   if (words.promiseApis) {
     const ref = resolveReference(sourceCode, expr);
     if (ref && isPromiseApi(ref)) return true;
+  }
+  if (importsProjectModules(sourceCode)) {
+    const imported = importedOrigin(sourceCode, expr, 0);
+    if (imported?.kind === 'imported') return imported.canReject ? true : 'guarded';
   }
   if (!words.promiseFunctions) return false;
   // As for calls: scope lookups only for names that some promise function in the file has.

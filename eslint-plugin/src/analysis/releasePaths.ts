@@ -11,7 +11,7 @@ import { contains, findVariable, isFunctionNode, skipTransparent } from './ast';
 import type { Acquisition, ReleaseSite } from './locks';
 import { releaseCoverStatement } from './locks';
 import { cannotBeNullish } from './knownValues';
-import { cannotThrow } from './promises';
+import { cannotThrow } from './rejections';
 
 export type ExitStatement =
   | TSESTree.ReturnStatement

@@ -2,14 +2,16 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CallPattern, PromiseArrayOrigin, PromiseOrigin, TypeOracle } from '../analysis';
 import {
-  callPatternListSchema, chainRootText, createTypeOracle, droppedExpressions, findVariable, forOfRewrite,
-  getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isEntryStart, isFunctionNode, isPromiseHandled,
-  isRejectionGuarded, isThrowFreeDeclaration, isVariableRead, mapForOfRewrite, matchesAllowList, mayRegisterHandlers,
-  promiseArrayOrigin, promiseOrigin, resolveReference, skipTransparent, staticPropertyName,
+  callPatternListSchema, createTypeOracle, droppedExpressions, findVariable, forOfRewrite,
+  functionCannotThrow, getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isAwaitingEmitter, isEntryStart,
+  isFunctionNode, isPromiseHandled, isExecutorGuarded, isRejectionGuarded, isVariableRead, mapForOfRewrite,
+  matchesAllowList, mayRegisterHandlers, promiseArrayOrigin, promiseCanReject, promiseOrigin, resolveReference,
+  skipTransparent, staticPropertyName,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
 import { evidenceAt, recordEvidence } from '../util/evidence';
+import { argumentText, arrayEvidence, describeArray, describeOrigin, detachSuggestions, originEvidence } from '../util/promiseReports';
 import { isStrict } from '../util/settings';
 
 export type Options = [{
@@ -43,8 +45,6 @@ export const DEFAULT_ALLOWED_CALLBACKS: readonly CallPattern[] = [
 const LISTENER_METHODS: ReadonlySet<string> = new Set([
   'on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'addEventListener',
 ]);
-/** Emitter classes named for awaiting their listeners: `emit` returns a promise that carries their rejections. */
-const AWAITING_EMITTER = /^(?:Emittery|\w*(?:Async|Promise)\w*Emitter)$/;
 const COLLECTORS: ReadonlySet<string> = new Set(['push', 'unshift', 'splice']);
 const TIMERS: ReadonlySet<string> = new Set(['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask']);
 
@@ -119,10 +119,9 @@ export default createRule<Options, MessageId>({
     /** The origin of a promise that needs looking after, or null (not a promise, handled chain, allowed call). */
     const needsHandling = (node: TSESTree.Node): PromiseOrigin | null => {
       const origin = promiseOrigin(sourceCode, node, types);
-      if (!origin || (origin.kind === 'chain' && origin.handlesRejection)) return null;
-      // A same-file async function whose body is guarded by `try/catch` cannot reject: the same guard clears a listener.
-      if (origin.kind === 'local' && origin.declaredAsync && isFunctionNode(origin.declaration) &&
-        isRejectionGuarded(origin.declaration)) return null;
+      // A handled chain, an async function (here or imported) whose body is guarded by `try/catch`,
+      // `Promise.allSettled(…).finally(…)`: nothing can reject. The same guard clears a listener.
+      if (!origin || !promiseCanReject(sourceCode, node, origin)) return null;
       const expr = skipTransparent(node);
       if (expr.type === AST_NODE_TYPES.CallExpression && matchesAllowList(sourceCode, expr, allowedCalls)) return null;
       return origin;
@@ -130,7 +129,7 @@ export default createRule<Options, MessageId>({
 
     const reportDropped = (node: TSESTree.Node, origin: PromiseOrigin): void => {
       const messageId = origin.kind === 'chain' ? 'unhandledChain' : 'orphanedPromise';
-      const data = { origin: describeOrigin(sourceCode, node, origin), method: origin.kind === 'chain' ? origin.method : '' };
+      const data = { origin: describeOrigin(sourceCode, context.filename, node, origin), method: origin.kind === 'chain' ? origin.method : '' };
       recordEvidence(context, node, messageId, originEvidence(origin));
       context.report({ node, messageId, data, suggest: detachSuggestions(sourceCode, node, allowVoid) });
     };
@@ -189,17 +188,18 @@ export default createRule<Options, MessageId>({
     };
 
     const reportUnused = (id: TSESTree.Identifier, init: TSESTree.Node): void => {
+      // Most variables are read: that settles it before any question about the promise.
+      if (isVariableRead(sourceCode, id)) return;
       const origin = needsHandling(init);
       if (!origin) {
         reportUnusedArray(id, init);
         return;
       }
-      if (isVariableRead(sourceCode, id)) return;
       recordEvidence(context, id, 'unusedPromise', [evidenceAt(init, 'promise created here'), ...originEvidence(origin)]);
       context.report({
         node: id,
         messageId: 'unusedPromise',
-        data: { name: id.name, origin: describeOrigin(sourceCode, init, origin), line: init.loc.start.line },
+        data: { name: id.name, origin: describeOrigin(sourceCode, context.filename, init, origin), line: init.loc.start.line },
       });
     };
 
@@ -236,7 +236,7 @@ export default createRule<Options, MessageId>({
         context.report({
           node: arg,
           messageId: 'unusedPromise',
-          data: { name: callee.object.name, origin: describeOrigin(sourceCode, arg, origin), line: arg.loc.start.line },
+          data: { name: callee.object.name, origin: describeOrigin(sourceCode, context.filename, arg, origin), line: arg.loc.start.line },
         });
       }
     };
@@ -261,7 +261,7 @@ export default createRule<Options, MessageId>({
       if (!registration) return;
       const first = registration.callbackIndex;
       for (const arg of call.arguments.slice(first)) {
-        if (!isFunctionNode(arg) || !arg.async || settled.has(arg) || isRejectionGuarded(arg)) continue;
+        if (!isFunctionNode(arg) || !arg.async || settled.has(arg) || functionCannotThrow(arg, sourceCode)) continue;
         if (matchesAllowList(sourceCode, call, allowedCallbacks)) return;
         recordEvidence(context, arg, 'asyncCallbackIgnored', [evidenceAt(call, `registered with ${registration.name}`)]);
         context.report({ node: arg, messageId: 'asyncCallbackIgnored', data: { name: registration.name } });
@@ -316,7 +316,7 @@ export default createRule<Options, MessageId>({
       method: string | null,
     ): { name: string; callbackIndex: number } | null => {
       if (method !== null && LISTENER_METHODS.has(method)) {
-        if (callee.type === AST_NODE_TYPES.MemberExpression && isAwaitingEmitter(callee.object)) return null;
+        if (callee.type === AST_NODE_TYPES.MemberExpression && isAwaitingEmitter(sourceCode, callee.object)) return null;
         const text = sourceCode.getText(callee);
         return { name: text.length <= 40 && !text.includes('\n') ? text : `.${method}()`, callbackIndex: 1 };
       }
@@ -332,17 +332,6 @@ export default createRule<Options, MessageId>({
         return isTimer ? { name: callee.name, callbackIndex: 0 } : null;
       }
       return null;
-    };
-
-    /** `const events = new PromiseEventEmitter()`: an emitter whose `emit` awaits its listeners (Emittery's shape). */
-    const isAwaitingEmitter = (receiver: TSESTree.Node): boolean => {
-      const object = skipTransparent(receiver);
-      if (object.type !== AST_NODE_TYPES.Identifier) return false;
-      const def = findVariable(sourceCode, object)?.defs[0];
-      const init = def?.type === 'Variable' && def.node.init ? skipTransparent(def.node.init) : null;
-      if (init?.type !== AST_NODE_TYPES.NewExpression) return false;
-      const ctor = skipTransparent(init.callee);
-      return ctor.type === AST_NODE_TYPES.Identifier && AWAITING_EMITTER.test(ctor.name);
     };
 
     const startsEntry = (expr: TSESTree.Node): boolean => {
@@ -381,104 +370,7 @@ function typeOracle(context: Readonly<TSESLint.RuleContext<MessageId, Options>>)
   return services.program ? createTypeOracle({ ...services, program: services.program }) : undefined;
 }
 
-/**
- * `new Promise(async (resolve, reject) => { const done = …; try { await … } catch (e) { reject(e); } })`
- * (vscode-jsonrpc's request sender): declarations that cannot throw, then one `try/catch`, so no
- * error escapes into the executor's own promise.
- */
-function isExecutorGuarded(fn: TSESTree.FunctionLike): boolean {
-  const body = fn.body;
-  if (body?.type !== AST_NODE_TYPES.BlockStatement) return false;
-  const last = body.body[body.body.length - 1];
-  if (last?.type !== AST_NODE_TYPES.TryStatement || !last.handler) return false;
-  return body.body.slice(0, -1).every(isThrowFreeDeclaration);
-}
-
 function hasAsyncExecutor(expr: TSESTree.Node): boolean {
   const executor = expr.type === AST_NODE_TYPES.NewExpression ? expr.arguments[0] : undefined;
   return isFunctionNode(executor) && executor.async;
-}
-
-function describeOrigin(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, origin: PromiseOrigin): string {
-  switch (origin.kind) {
-    case 'local': {
-      const expr = skipTransparent(node);
-      if (expr.type === AST_NODE_TYPES.CallExpression && skipTransparent(expr.callee) === origin.declaration) {
-        return 'this async IIFE';
-      }
-      const how = origin.declaredAsync ? 'async' : 'returns a `Promise`';
-      return `\`${origin.name}\` (${how}, line ${origin.declaration.loc.start.line})`;
-    }
-    case 'library':
-    case 'combinator':
-      return `\`${origin.name}\``;
-    case 'constructor':
-      return '`new Promise`';
-    case 'chain':
-      return chainRootText(sourceCode, node);
-    case 'typed':
-      return `\`${origin.name}\` (type \`${origin.typeText}\`)`;
-  }
-}
-
-/** `\`items.map(…)\``, `\`[send(a), send(b)]\``, `\`pending\` (type \`Promise<void>[]\`)`, for messages. */
-function describeArray(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, origin: PromiseArrayOrigin): string {
-  const short = (n: TSESTree.Node): string | null => {
-    const text = sourceCode.getText(n);
-    return text.length <= 40 && !text.includes('\n') ? text : null;
-  };
-  const whole = short(node);
-  if (origin.kind === 'typed') return whole ? `\`${whole}\` (type \`${origin.typeText}\`)` : `this array (type \`${origin.typeText}\`)`;
-  if (whole) return `\`${whole}\``;
-  const callee = origin.kind === 'map' ? skipTransparent(origin.call.callee) : null;
-  const receiver = callee?.type === AST_NODE_TYPES.MemberExpression ? short(callee.object) : null;
-  return receiver ? `\`${receiver}.map(…)\`` : 'this array';
-}
-
-function arrayEvidence(origin: PromiseArrayOrigin): ReturnType<typeof evidenceAt>[] {
-  if (origin.kind === 'map') return [evidenceAt(origin.callback, 'returns a promise for every item')];
-  if (origin.kind === 'literal') return origin.elements.map((element) => evidenceAt(element, 'a promise'));
-  return [];
-}
-
-/** The array as the argument of `Promise.all(…)`: only a sequence expression needs parentheses there. */
-function argumentText(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): string {
-  const text = sourceCode.getText(node);
-  return node.type === AST_NODE_TYPES.SequenceExpression ? `(${text})` : text;
-}
-
-function originEvidence(origin: PromiseOrigin): ReturnType<typeof evidenceAt>[] {
-  if (origin.kind === 'local') return [evidenceAt(origin.declaration, `\`${origin.name}\` is declared here`)];
-  if (origin.kind === 'chain') return [evidenceAt(origin.property, `.${origin.method}() without a rejection handler`)];
-  return [];
-}
-
-/** Add `await` (only where the nearest function is async) and mark as detached with `void`. */
-function detachSuggestions(
-  sourceCode: Readonly<TSESLint.SourceCode>,
-  node: TSESTree.Node,
-  allowVoid: boolean,
-): TSESLint.SuggestionReportDescriptor<MessageId>[] {
-  const text = needsParens(node) ? `(${sourceCode.getText(node)})` : sourceCode.getText(node);
-  const out: TSESLint.SuggestionReportDescriptor<MessageId>[] = [];
-  if (getAsyncContext(node)?.via.length === 0) {
-    out.push({ messageId: 'addAwait', fix: (fixer) => fixer.replaceText(node, `await ${text}`) });
-  }
-  if (allowVoid) out.push({ messageId: 'addVoid', fix: (fixer) => fixer.replaceText(node, `void ${text}`) });
-  return out;
-}
-
-/** `await x` binds tighter than everything but member access, calls and `new`. */
-function needsParens(node: TSESTree.Node): boolean {
-  switch (node.type) {
-    case AST_NODE_TYPES.CallExpression:
-    case AST_NODE_TYPES.NewExpression:
-    case AST_NODE_TYPES.MemberExpression:
-    case AST_NODE_TYPES.Identifier:
-    case AST_NODE_TYPES.ChainExpression:
-    case AST_NODE_TYPES.TaggedTemplateExpression:
-      return false;
-    default:
-      return true;
-  }
 }

@@ -202,11 +202,6 @@ async function wrap(fn: (done?: (e?: unknown) => void) => unknown, done: (e?: un
   }
   try { await fn(); done(); } catch (error) { done(error); }
 }`,
-  // An emitter named for awaiting its listeners (secretlint's PromiseEventEmitter, Emittery):
-  // `emit` returns their promises, so the rejection reaches whoever awaits `emit`.
-  `import { PromiseEventEmitter } from './events';
-const events = new PromiseEventEmitter();
-events.on('lint', async () => { await fetch('https://example.com'); });`,
   // An async executor whose awaits all sit in one try/catch that rejects (vscode-jsonrpc's request
   // sender): nothing can escape into the executor's own promise, and the outer one always settles.
   `function send(write: () => Promise<void>) {
@@ -215,9 +210,18 @@ events.on('lint', async () => { await fetch('https://example.com'); });`,
     try { await write(); pending.resolve(undefined); } catch (error) { reject(error); }
   });
 }`,
+  // Emittery's `emit` returns a promise for its listeners, so the rejection reaches whoever awaits `emit`.
   `import Emittery from 'emittery';
 const emitter = new Emittery();
 emitter.on('saved', async () => { await fetch('https://example.com'); });`,
+  `const Emittery = require('emittery');
+class Jobs extends Emittery {
+  start() { this.on('run', async () => { await fetch('https://example.com'); }); }
+}`,
+  `import Emittery from 'emittery';
+class Bus extends Emittery {}
+const bus = new Bus();
+bus.on('saved', async () => { await fetch('https://example.com'); });`,
 ];
 
 const invalid: InvalidTestCase<MessageId, Options>[] = [

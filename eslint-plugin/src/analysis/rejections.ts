@@ -1,0 +1,257 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { FunctionNode } from './ast';
+import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { resolveCalleeFunction } from './callGraph';
+import { cannotBeNullish, collectionCallResult, isNeverThrowingCall } from './knownValues';
+import { importedFunction, importsProjectModules } from './moduleFunctions';
+
+/**
+ * Can this code throw, can this promise reject? Conservative answers for the places where a
+ * rejection would go unhandled: a function whose whole body is guarded, a statement that cannot
+ * throw, a `.then/.catch/.finally` chain whose promise cannot reject and whose callbacks cannot
+ * throw. "Unknown" is always "it can".
+ */
+
+type Services = Readonly<TSESLint.SourceCode>;
+
+/**
+ * An async function that cannot reject: its returned chain handles rejection, or every statement
+ * of its body is guarded — a `try { … } catch` whose catch and finally blocks throw nothing
+ * themselves, a `return` or declaration of something that cannot throw, an `if` on a plain
+ * condition whose branches are guarded (fastify's `if (fn.length === 1) { try … catch …; return }
+ * try … catch …`), a `while` on a plain condition around a guarded body (a job loop that catches
+ * every error and emits it). With `sourceCode`, statements that cannot throw count as guarded too.
+ */
+export function isRejectionGuarded(fn: FunctionNode, sourceCode?: Services): boolean {
+  const body = fn.body;
+  if (!body) return false;
+  if (body.type !== AST_NODE_TYPES.BlockStatement) {
+    const expr = skipTransparent(body);
+    return expr.type === AST_NODE_TYPES.CallExpression && handlesRejection(expr);
+  }
+  return containsTry(body.body) && body.body.every((s) => isGuardedStatement(s, sourceCode));
+}
+
+function containsTry(statements: readonly TSESTree.Statement[]): boolean {
+  return statements.some((s) => s.type === AST_NODE_TYPES.TryStatement ||
+    ((s.type === AST_NODE_TYPES.WhileStatement || s.type === AST_NODE_TYPES.DoWhileStatement) &&
+      s.body.type === AST_NODE_TYPES.BlockStatement && containsTry(s.body.body)));
+}
+
+function isGuardedStatement(statement: TSESTree.Statement, sourceCode: Services | undefined): boolean {
+  switch (statement.type) {
+    case AST_NODE_TYPES.TryStatement:
+      // `catch (e) { log(e); throw e; }` passes the error on: the function still rejects.
+      return statement.handler !== null && !throwsDirectly(statement.handler.body) &&
+        (!statement.finalizer || !throwsDirectly(statement.finalizer));
+    case AST_NODE_TYPES.BlockStatement:
+      return statement.body.every((s) => isGuardedStatement(s, sourceCode));
+    case AST_NODE_TYPES.EmptyStatement:
+    case AST_NODE_TYPES.BreakStatement:
+    case AST_NODE_TYPES.ContinueStatement:
+    case AST_NODE_TYPES.FunctionDeclaration:
+      return true;
+    case AST_NODE_TYPES.ReturnStatement:
+      return !statement.argument || cannotThrow(statement.argument, sourceCode);
+    case AST_NODE_TYPES.VariableDeclaration:
+      return isThrowFreeDeclaration(statement, sourceCode);
+    case AST_NODE_TYPES.ExpressionStatement:
+      return sourceCode !== undefined && (cannotThrow(statement.expression, sourceCode) || isConsoleCall(statement.expression, sourceCode));
+    case AST_NODE_TYPES.IfStatement:
+      return isPlainCondition(statement.test) && isGuardedStatement(statement.consequent, sourceCode) &&
+        (!statement.alternate || isGuardedStatement(statement.alternate, sourceCode));
+    case AST_NODE_TYPES.WhileStatement:
+    case AST_NODE_TYPES.DoWhileStatement:
+      return isPlainCondition(statement.test) && isGuardedStatement(statement.body, sourceCode);
+    default:
+      return false;
+  }
+}
+
+const CONSOLE_METHODS: ReadonlySet<string> = new Set(['log', 'info', 'warn', 'error', 'debug', 'trace']);
+
+/**
+ * `console.error(error)` on the global `console`, with arguments that cannot throw: the logger a
+ * guarded body routes its errors to. Kept out of `cannotThrow` itself, where a release or a
+ * rejection could otherwise be judged safe after printing.
+ */
+function isConsoleCall(expr: TSESTree.Node, sourceCode: Services): boolean {
+  if (expr.type !== AST_NODE_TYPES.CallExpression || expr.callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const object = expr.callee.object;
+  const method = staticPropertyName(expr.callee);
+  if (object.type !== AST_NODE_TYPES.Identifier || object.name !== 'console' || method === null || !CONSOLE_METHODS.has(method)) return false;
+  if (findVariable(sourceCode, object)?.defs.length) return false;
+  return expr.arguments.every((a) => a.type !== AST_NODE_TYPES.SpreadElement && cannotThrow(a, sourceCode));
+}
+
+/** A `throw` that belongs to this block (not to a function declared in it). */
+function throwsDirectly(block: TSESTree.BlockStatement): boolean {
+  let found = false;
+  const visit = (node: TSESTree.Node): void => {
+    if (found || isFunctionNode(node)) return;
+    if (node.type === AST_NODE_TYPES.ThrowStatement) {
+      found = true;
+      return;
+    }
+    for (const value of Object.values(node)) {
+      if (value === node.parent) continue;
+      if (Array.isArray(value)) {
+        for (const item of value) if (isNode(item)) visit(item);
+      } else if (isNode(value)) {
+        visit(value);
+      }
+    }
+  };
+  for (const statement of block.body) visit(statement);
+  return found;
+}
+
+function isNode(value: unknown): value is TSESTree.Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+/** `const a = 1, b = () => …;`: plain names bound to values whose evaluation cannot throw. */
+export function isThrowFreeDeclaration(statement: TSESTree.Statement, sourceCode?: Services): boolean {
+  return statement.type === AST_NODE_TYPES.VariableDeclaration &&
+    statement.declarations.every((d) => d.id.type === AST_NODE_TYPES.Identifier && (!d.init || cannotThrow(d.init, sourceCode)));
+}
+
+/** A condition that calls nothing and awaits nothing: names, literals, property reads, operators on them. */
+function isPlainCondition(expr: TSESTree.Node): boolean {
+  switch (expr.type) {
+    case AST_NODE_TYPES.Identifier:
+    case AST_NODE_TYPES.Literal:
+    case AST_NODE_TYPES.ThisExpression:
+      return true;
+    case AST_NODE_TYPES.MemberExpression:
+      return !expr.computed && isPlainCondition(expr.object);
+    case AST_NODE_TYPES.UnaryExpression:
+      return expr.operator !== 'delete' && isPlainCondition(expr.argument);
+    case AST_NODE_TYPES.BinaryExpression:
+      return expr.operator !== 'in' && expr.operator !== 'instanceof' && isPlainCondition(expr.left) && isPlainCondition(expr.right);
+    case AST_NODE_TYPES.LogicalExpression:
+      return isPlainCondition(expr.left) && isPlainCondition(expr.right);
+    default:
+      return false;
+  }
+}
+
+/**
+ * Expressions whose evaluation cannot throw: names, literals, functions, plain literals of those,
+ * and calls that never throw (`Date.now()`, `performance.now()`). With `sourceCode`, also property
+ * reads on values that cannot be null or undefined (`this.count`, `cache.size`), and the methods of a
+ * `Map` or `Set` the file creates itself that cannot throw (`cache.get(key)`, `seen.add(id)`).
+ */
+export function cannotThrow(expr: TSESTree.Node, sourceCode?: Services): boolean {
+  switch (expr.type) {
+    case AST_NODE_TYPES.Identifier:
+    case AST_NODE_TYPES.ThisExpression:
+    case AST_NODE_TYPES.Literal:
+    case AST_NODE_TYPES.ArrowFunctionExpression:
+    case AST_NODE_TYPES.FunctionExpression:
+      return true;
+    case AST_NODE_TYPES.ObjectExpression:
+      return expr.properties.every((p) => p.type === AST_NODE_TYPES.Property && !p.computed && cannotThrow(p.value, sourceCode));
+    case AST_NODE_TYPES.ArrayExpression:
+      return expr.elements.every((e) => e === null || cannotThrow(e, sourceCode));
+    case AST_NODE_TYPES.TSAsExpression:
+    case AST_NODE_TYPES.TSNonNullExpression:
+    case AST_NODE_TYPES.ChainExpression:
+      return cannotThrow(expr.expression, sourceCode);
+    case AST_NODE_TYPES.MemberExpression:
+      // A read on `null` or `undefined` throws; an optional read (`a?.b`) stops there instead.
+      return sourceCode !== undefined && (!expr.computed || expr.property.type === AST_NODE_TYPES.Literal) &&
+        cannotThrow(expr.object, sourceCode) && (expr.optional || cannotBeNullish(expr.object, sourceCode));
+    case AST_NODE_TYPES.CallExpression:
+      if (!expr.arguments.every((a) => a.type !== AST_NODE_TYPES.SpreadElement && cannotThrow(a, sourceCode))) return false;
+      return isNeverThrowingCall(expr, sourceCode) || (sourceCode !== undefined && collectionCallResult(sourceCode, expr) !== null);
+    default:
+      return false;
+  }
+}
+
+
+/** `.catch(h)` or `.then(ok, h)`: the call attaches a rejection handler. */
+export function handlesRejection(call: TSESTree.CallExpression): boolean {
+  const name = call.callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(call.callee) : null;
+  return (name === 'catch' && call.arguments.length >= 1) || (name === 'then' && call.arguments.length >= 2);
+}
+
+/**
+ * A function that returns without throwing: an expression body that cannot throw, or a block
+ * whose every statement is guarded or cannot throw. An async function counts when it cannot
+ * reject: its promise then settles without an error either way.
+ */
+export function functionCannotThrow(fn: FunctionNode, sourceCode: Services): boolean {
+  if (fn.generator) return false;
+  const body = fn.body;
+  if (!body) return false;
+  if (body.type !== AST_NODE_TYPES.BlockStatement) {
+    return cannotThrow(body, sourceCode) || isConsoleCall(body, sourceCode) || (fn.async && isRejectionGuarded(fn, sourceCode));
+  }
+  return body.body.every((s) => isGuardedStatement(s, sourceCode));
+}
+
+/**
+ * A chain callback that cannot throw: an inline function as above, a function of this file or of
+ * one of the project's modules that cannot throw, or no callback at all (`undefined`, `null`).
+ */
+export function callbackCannotThrow(sourceCode: Services, callback: TSESTree.Node): boolean {
+  const expr = skipTransparent(callback);
+  if (isNoCallback(expr)) return true;
+  if (isFunctionNode(expr)) return functionCannotThrow(expr, sourceCode);
+  if (expr.type !== AST_NODE_TYPES.Identifier && expr.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const local = resolveCalleeFunction(sourceCode, expr);
+  if (local) return functionCannotThrow(local, sourceCode);
+  const imported = importsProjectModules(sourceCode) ? importedFunction(sourceCode, expr) : null;
+  return imported !== null && functionCannotThrow(imported.fn, imported.sourceCode);
+}
+
+/** `undefined` or `null` in a callback's place: no callback. */
+function isNoCallback(node: TSESTree.Node): boolean {
+  const expr = skipTransparent(node);
+  return (expr.type === AST_NODE_TYPES.Identifier && expr.name === 'undefined') ||
+    (expr.type === AST_NODE_TYPES.Literal && expr.value === null);
+}
+
+const CHAIN_METHODS: ReadonlySet<string> = new Set(['then', 'catch', 'finally']);
+
+/**
+ * A `.then/.catch/.finally` chain that cannot end in a rejection: every callback from the end back
+ * to the first rejection handler cannot throw, and, when no handler is reached, the promise the
+ * chain starts from cannot reject (`rootCannotReject`). `Promise.allSettled(jobs).finally(done)`
+ * and `Promise.allSettled(jobs).then(log)` with a `log` that cannot throw are such chains.
+ */
+export function chainCannotReject(
+  sourceCode: Services,
+  call: TSESTree.CallExpression,
+  rootCannotReject: (root: TSESTree.Node) => boolean,
+): boolean {
+  let expr: TSESTree.Node = call;
+  for (let depth = 0; depth < 16; depth++) {
+    if (expr.type !== AST_NODE_TYPES.CallExpression || expr.callee.type !== AST_NODE_TYPES.MemberExpression) break;
+    const method = staticPropertyName(expr.callee);
+    if (method === null || !CHAIN_METHODS.has(method)) break;
+    const callbacks = method === 'catch' || method === 'finally' ? expr.arguments.slice(0, 1) : expr.arguments.slice(0, 2);
+    if (!callbacks.every((c) => c.type !== AST_NODE_TYPES.SpreadElement && callbackCannotThrow(sourceCode, c))) return false;
+    // A rejection handler that cannot throw settles everything before it.
+    const handler = method === 'catch' ? expr.arguments[0] : method === 'then' ? expr.arguments[1] : undefined;
+    if (handler && !isNoCallback(handler)) return true;
+    expr = skipTransparent(expr.callee.object);
+  }
+  return rootCannotReject(expr);
+}
+
+/**
+ * `new Promise(async (resolve, reject) => { const done = …; try { await … } catch (e) { reject(e); } })`
+ * (vscode-jsonrpc's request sender): declarations that cannot throw, then one `try/catch`, so no
+ * error escapes into the executor's own promise.
+ */
+export function isExecutorGuarded(fn: TSESTree.FunctionLike): boolean {
+  const body = fn.body;
+  if (body?.type !== AST_NODE_TYPES.BlockStatement) return false;
+  const last = body.body[body.body.length - 1];
+  if (last?.type !== AST_NODE_TYPES.TryStatement || !last.handler) return false;
+  return body.body.slice(0, -1).every((s) => isThrowFreeDeclaration(s));
+}

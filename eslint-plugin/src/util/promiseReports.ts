@@ -1,0 +1,101 @@
+import * as path from 'node:path';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { PromiseArrayOrigin, PromiseOrigin } from '../analysis';
+import { chainRootText, getAsyncContext, skipTransparent } from '../analysis';
+import { evidenceAt } from './evidence';
+
+/**
+ * How no-orphaned-promise words a dropped promise: its origin and array in messages, the related
+ * locations that show where it came from, and the `await`/`void` suggestions.
+ */
+
+export function describeOrigin(sourceCode: Readonly<TSESLint.SourceCode>, filename: string, node: TSESTree.Node, origin: PromiseOrigin): string {
+  switch (origin.kind) {
+    case 'imported': {
+      const how = origin.declaredAsync ? 'async' : 'returns a promise';
+      const where = path.relative(path.dirname(filename), origin.file).split(path.sep).join('/');
+      return `\`${origin.name}\` (${how}, in \`${where.startsWith('.') ? where : `./${where}`}\`)`;
+    }
+    case 'local': {
+      const expr = skipTransparent(node);
+      if (expr.type === AST_NODE_TYPES.CallExpression && skipTransparent(expr.callee) === origin.declaration) {
+        return 'this async IIFE';
+      }
+      const how = origin.declaredAsync ? 'async' : 'returns a `Promise`';
+      return `\`${origin.name}\` (${how}, line ${origin.declaration.loc.start.line})`;
+    }
+    case 'library':
+    case 'combinator':
+      return `\`${origin.name}\``;
+    case 'constructor':
+      return '`new Promise`';
+    case 'chain':
+      return chainRootText(sourceCode, node);
+    case 'typed':
+      return `\`${origin.name}\` (type \`${origin.typeText}\`)`;
+  }
+}
+
+/** `\`items.map(…)\``, `\`[send(a), send(b)]\``, `\`pending\` (type \`Promise<void>[]\`)`, for messages. */
+export function describeArray(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, origin: PromiseArrayOrigin): string {
+  const short = (n: TSESTree.Node): string | null => {
+    const text = sourceCode.getText(n);
+    return text.length <= 40 && !text.includes('\n') ? text : null;
+  };
+  const whole = short(node);
+  if (origin.kind === 'typed') return whole ? `\`${whole}\` (type \`${origin.typeText}\`)` : `this array (type \`${origin.typeText}\`)`;
+  if (whole) return `\`${whole}\``;
+  const callee = origin.kind === 'map' ? skipTransparent(origin.call.callee) : null;
+  const receiver = callee?.type === AST_NODE_TYPES.MemberExpression ? short(callee.object) : null;
+  return receiver ? `\`${receiver}.map(…)\`` : 'this array';
+}
+
+export function arrayEvidence(origin: PromiseArrayOrigin): ReturnType<typeof evidenceAt>[] {
+  if (origin.kind === 'map') return [evidenceAt(origin.callback, 'returns a promise for every item')];
+  if (origin.kind === 'literal') return origin.elements.map((element) => evidenceAt(element, 'a promise'));
+  return [];
+}
+
+/** The array as the argument of `Promise.all(…)`: only a sequence expression needs parentheses there. */
+export function argumentText(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): string {
+  const text = sourceCode.getText(node);
+  return node.type === AST_NODE_TYPES.SequenceExpression ? `(${text})` : text;
+}
+
+export function originEvidence(origin: PromiseOrigin): ReturnType<typeof evidenceAt>[] {
+  if (origin.kind === 'local') return [evidenceAt(origin.declaration, `\`${origin.name}\` is declared here`)];
+  if (origin.kind === 'imported') return [evidenceAt(origin.declaration, `\`${origin.name}\` is declared here`, origin.file)];
+  if (origin.kind === 'chain') return [evidenceAt(origin.property, `.${origin.method}() without a rejection handler`)];
+  return [];
+}
+
+/** Add `await` (only where the nearest function is async) and mark as detached with `void`. */
+export function detachSuggestions(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  node: TSESTree.Node,
+  allowVoid: boolean,
+): TSESLint.SuggestionReportDescriptor<'addAwait' | 'addVoid'>[] {
+  const text = needsParens(node) ? `(${sourceCode.getText(node)})` : sourceCode.getText(node);
+  const out: TSESLint.SuggestionReportDescriptor<'addAwait' | 'addVoid'>[] = [];
+  if (getAsyncContext(node)?.via.length === 0) {
+    out.push({ messageId: 'addAwait', fix: (fixer) => fixer.replaceText(node, `await ${text}`) });
+  }
+  if (allowVoid) out.push({ messageId: 'addVoid', fix: (fixer) => fixer.replaceText(node, `void ${text}`) });
+  return out;
+}
+
+/** `await x` binds tighter than everything but member access, calls and `new`. */
+function needsParens(node: TSESTree.Node): boolean {
+  switch (node.type) {
+    case AST_NODE_TYPES.CallExpression:
+    case AST_NODE_TYPES.NewExpression:
+    case AST_NODE_TYPES.MemberExpression:
+    case AST_NODE_TYPES.Identifier:
+    case AST_NODE_TYPES.ChainExpression:
+    case AST_NODE_TYPES.TaggedTemplateExpression:
+      return false;
+    default:
+      return true;
+  }
+}

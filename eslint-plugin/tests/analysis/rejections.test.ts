@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { callbackCannotThrow, chainCannotReject, functionCannotThrow, isFunctionNode, isRejectionGuarded } from '../../src/analysis';
+import { parse } from './parse';
+
+/** The first arrow function in `code`, asked with the file. */
+function first(code: string): { guarded: boolean; cannotThrow: boolean } {
+  const parsed = parse(code);
+  const fn = parsed.all(AST_NODE_TYPES.ArrowFunctionExpression)[0];
+  assert.ok(isFunctionNode(fn));
+  return { guarded: isRejectionGuarded(fn, parsed.sourceCode), cannotThrow: functionCannotThrow(fn, parsed.sourceCode) };
+}
+
+describe('isRejectionGuarded: what the catch and finally blocks do', () => {
+  it('a catch that logs or emits is a guard', () => {
+    assert.equal(first('on(async () => { try { await a(); } catch (e) { console.error(e); } });').guarded, true);
+    assert.equal(first("on(async () => { try { await a(); } catch (e) { this.emit('error', e); } });").guarded, true);
+  });
+
+  it('a catch or finally that throws passes the error on', () => {
+    assert.equal(first('on(async () => { try { await a(); } catch (e) { log(e); throw e; } });').guarded, false);
+    assert.equal(first('on(async () => { try { await a(); } catch (e) { if (fatal(e)) { throw e; } } });').guarded, false);
+    assert.equal(first('on(async () => { try { await a(); } catch {} finally { throw new Error("x"); } });').guarded, false);
+  });
+
+  it('a throw inside a function declared in the catch block is not the catch block\'s', () => {
+    assert.equal(first('on(async () => { try { await a(); } catch (e) { later(() => { throw e; }); } });').guarded, true);
+  });
+
+  it('a loop on a plain condition around a guarded body', () => {
+    assert.equal(first('on(async () => { while (this.running) { try { await step(); } catch (e) { report(e); } } });').guarded, true);
+    assert.equal(first('on(async () => { while (next()) { try { await step(); } catch (e) { report(e); } } });').guarded, false);
+    assert.equal(first('on(async () => { while (this.running) { await step(); } });').guarded, false);
+  });
+
+  it('console logging around the guard, with the file', () => {
+    assert.equal(first("on(async () => { console.log('start'); try { await a(); } catch (e) { console.error(e); } });").guarded, true);
+    assert.equal(first("const console = make();\non(async () => { console.log('start'); try { await a(); } catch {} });").guarded, false);
+  });
+});
+
+describe('functionCannotThrow', () => {
+  it('bodies with nothing that can throw', () => {
+    assert.equal(first('on(() => {});').cannotThrow, true);
+    assert.equal(first('on((results) => console.log(results));').cannotThrow, true);
+    assert.equal(first('const seen = new Set();\non(async () => { seen.clear(); });').cannotThrow, true);
+  });
+
+  it('bodies that call something unknown or read a property of a parameter', () => {
+    assert.equal(first('on((results) => report(results));').cannotThrow, false);
+    assert.equal(first('on((results) => console.log(results.length));').cannotThrow, false);
+    assert.equal(first('on(async () => { await flush(); });').cannotThrow, false);
+  });
+
+  it('an async body that is guarded cannot reject either', () => {
+    assert.equal(first('on(async () => { try { await flush(); } catch (e) { console.error(e); } });').cannotThrow, true);
+  });
+});
+
+describe('chainCannotReject', () => {
+  const chain = (code: string, text: string, rootSafe: boolean): boolean => {
+    const parsed = parse(code);
+    return chainCannotReject(parsed.sourceCode, parsed.find(AST_NODE_TYPES.CallExpression, text), () => rootSafe);
+  };
+
+  it('callbacks that cannot throw after a root that cannot reject', () => {
+    assert.equal(chain('p.finally(() => {});', 'p.finally(() => {})', true), true);
+    assert.equal(chain('p.then(() => 1, undefined);', 'p.then(() => 1, undefined)', true), true);
+    assert.equal(chain('p.finally(() => {});', 'p.finally(() => {})', false), false);
+    assert.equal(chain('p.then(render);', 'p.then(render)', true), false);
+  });
+
+  it('a rejection handler that cannot throw settles the part before it, whatever the root', () => {
+    assert.equal(chain('p.catch(() => {}).finally(() => {});', 'p.catch(() => {}).finally(() => {})', false), true);
+    assert.equal(chain('p.then(() => 1, null);', 'p.then(() => 1, null)', false), false);
+  });
+
+  it('a callback declared in the file is read there', () => {
+    const parsed = parse('function log(r) { console.log(r); }\nfunction count(r) { report(r.length); }\nlog;\ncount;');
+    const [log, count] = parsed.all(AST_NODE_TYPES.ExpressionStatement).slice(-2).map((s) => s.expression);
+    assert.ok(log && count);
+    assert.equal(callbackCannotThrow(parsed.sourceCode, log), true);
+    assert.equal(callbackCannotThrow(parsed.sourceCode, count), false);
+  });
+});
