@@ -5,7 +5,7 @@ import type { CatalogEntry, ConstructionKind } from './catalog';
 import { CONSTRUCTORS, TYPE_NAMES, WRAPPERS } from './catalog';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { refMatches, resolveReference } from './imports';
-import { localExport } from './localModules';
+import { isModuleSource, lintGeneration, localExport } from './localModules';
 import { bareName } from '../project';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -26,6 +26,12 @@ export interface Construction {
 }
 
 const cache = new WeakMap<TSESTree.Node, Construction | null>();
+/**
+ * Answers for nodes of the project's modules. Their parses outlive one lint (cached by content),
+ * but an answer may rest on a module further down the imports, which can change while this one
+ * does not: they hold for one linted file's lint only.
+ */
+const moduleCache = new WeakMap<TSESTree.Node, { generation: number; value: Construction | null }>();
 
 /**
  * Which library constructor or factory created the value `node` evaluates to, followed through
@@ -35,6 +41,15 @@ const cache = new WeakMap<TSESTree.Node, Construction | null>();
  */
 export function getConstruction(sourceCode: Services, node: TSESTree.Node): Construction | null {
   const expr = skipTransparent(node);
+  if (isModuleSource(sourceCode)) {
+    const generation = lintGeneration();
+    const held = moduleCache.get(expr);
+    if (held?.generation === generation) return held.value;
+    moduleCache.set(expr, { generation, value: null }); // cycle guard
+    const value = compute(sourceCode, expr);
+    moduleCache.set(expr, { generation, value });
+    return value;
+  }
   const hit = cache.get(expr);
   if (hit !== undefined) return hit;
   cache.set(expr, null); // cycle guard: `a = b; b = a`

@@ -1,6 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { importsOf, parsedModule, resolveImport } from '../project';
+import { importsOf, parsedModule, readText, resolveImport } from '../project';
 import type { ModuleRef } from './imports';
 import { importedModules, normalizeModule } from './imports';
 import { skipTransparent, staticPropertyName } from './ast';
@@ -19,9 +19,25 @@ type Services = Readonly<TSESLint.SourceCode>;
  */
 const files = new WeakMap<object, string>();
 
+/** Counts linted files: answers built on project modules are trusted for one lint (`lintGeneration`). */
+let generation = 0;
+const moduleSources = new WeakSet<object>();
+
 /** Ties ESLint's `SourceCode` for the linted file to its path (called once per rule and file). */
 export function registerSourceFile(sourceCode: Services, filename: string): void {
-  if (!files.has(sourceCode)) files.set(sourceCode, filename);
+  if (files.has(sourceCode)) return;
+  files.set(sourceCode, filename);
+  generation++;
+}
+
+/** Changes with every linted file. A cache of answers about project modules keyed by it stays fresh. */
+export function lintGeneration(): number {
+  return generation;
+}
+
+/** True for a `SourceCode` built here for a project module, not the one ESLint lints. */
+export function isModuleSource(sourceCode: Services): boolean {
+  return moduleSources.has(sourceCode);
 }
 
 /** The absolute path `sourceCode` was read from, when known. */
@@ -69,6 +85,7 @@ export function moduleSourceCode(file: string): Services | null {
     const scopeManager = analyze(parsed.program, { sourceType: isModule ? 'module' : 'script', globalReturn: !isModule });
     sourceCode = new SourceCode({ text: parsed.text, ast: parsed.program, scopeManager, visitorKeys });
     files.set(sourceCode, file);
+    moduleSources.add(sourceCode);
     built.set(parsed.program, sourceCode);
   }
   return sourceCode;
@@ -219,11 +236,15 @@ function objectProperty(sourceCode: Services, file: string, node: TSESTree.Node,
 const REACH_DEPTH = 2;
 const MAX_REACHED = 40;
 const reachCache = new WeakMap<object, ReadonlySet<string>>();
+/** `from 'x'`, `import('x')`, `require('x')`: a module's specifiers, read from its text. */
+const SPECIFIER = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"]([^'"\n]+)['"]/g;
 
 /**
  * The packages this file imports, plus those its own local modules import, two levels deep: the
  * early exit of a rule that needs `async-mutex` or `p-limit` must not skip a file whose lock is
- * built in `./lock`. Type-only imports run nothing and are left out.
+ * built in `./lock`. The linted file's type-only imports are left out. Its modules are read as
+ * text and scanned, not parsed: this only decides whether a rule runs, and a parse of every
+ * imported module for it would cost more than the answer saves.
  */
 export function reachableModules(sourceCode: Services): ReadonlySet<string> {
   const hit = reachCache.get(sourceCode);
@@ -232,16 +253,15 @@ export function reachableModules(sourceCode: Services): ReadonlySet<string> {
   const from = sourceFileOf(sourceCode);
   if (from) {
     const seen = new Set<string>([from]);
-    let frontier = localTargets(importsOf(from, sourceCode.ast, sourceCode.text), seen);
-    for (let depth = 0; depth < REACH_DEPTH && frontier.length > 0 && seen.size < MAX_REACHED; depth++) {
+    const first = importsOf(from, sourceCode.ast, sourceCode.text).filter((r) => !r.typeOnly).map((r) => r.specifier);
+    let frontier = localTargets(from, first, seen, modules);
+    for (let depth = 0; depth < REACH_DEPTH && frontier.length > 0; depth++) {
       const next: string[] = [];
       for (const file of frontier) {
-        const imports = importsOf(file);
-        for (const record of imports) {
-          const local = record.resolution.kind === 'file' && record.resolution.local;
-          if (!record.typeOnly && !local) modules.add(normalizeModule(record.specifier).module);
-        }
-        next.push(...localTargets(imports, seen));
+        const text = readText(file);
+        if (text === null) continue;
+        const specifiers = [...text.matchAll(SPECIFIER)].map((m) => m[1] as string);
+        next.push(...localTargets(file, specifiers, seen, modules));
       }
       frontier = next;
     }
@@ -250,13 +270,18 @@ export function reachableModules(sourceCode: Services): ReadonlySet<string> {
   return modules;
 }
 
-function localTargets(imports: ReturnType<typeof importsOf>, seen: Set<string>): string[] {
+/** Adds the packages among `specifiers` to `modules`; returns the project files not seen yet. */
+function localTargets(from: string, specifiers: readonly string[], seen: Set<string>, modules: Set<string>): string[] {
   const out: string[] = [];
-  for (const record of imports) {
-    if (record.typeOnly || record.resolution.kind !== 'file' || !record.resolution.local) continue;
-    if (seen.has(record.resolution.path) || seen.size >= MAX_REACHED) continue;
-    seen.add(record.resolution.path);
-    out.push(record.resolution.path);
+  for (const specifier of specifiers) {
+    const resolution = resolveImport(from, specifier);
+    if (resolution.kind !== 'file' || !resolution.local) {
+      modules.add(normalizeModule(specifier).module);
+      continue;
+    }
+    if (seen.has(resolution.path) || seen.size >= MAX_REACHED) continue;
+    seen.add(resolution.path);
+    out.push(resolution.path);
   }
   return out;
 }

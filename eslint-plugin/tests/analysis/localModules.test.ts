@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { getConstruction, localExport, moduleSourceCode, reachableModules } from '../../src/analysis';
-import { resetProject } from '../../src/project';
+import { getConstruction, localExport, moduleSourceCode, reachableModules, registerSourceFile } from '../../src/analysis';
+import { resetProject, setOverlay } from '../../src/project';
 import { scratch, write } from '../project/helpers';
 
 const root = scratch('local-modules');
@@ -13,6 +13,9 @@ write(path.join(root, 'index.ts'), "export * from './lock';\nexport { pool as db
 write(path.join(root, 'app.ts'), "import { lock, db, makeLock } from './index';\nimport whole from './lock';\nimport type { Nothing } from './types';\nexport {};\n");
 write(path.join(root, 'types.ts'), "import { Queue } from 'bullmq';\nexport type Nothing = Queue;\n");
 write(path.join(root, 'utils.js'), "module.exports = { ...require('./db'), local: 2 };\n");
+write(path.join(root, 'leaf.ts'), "import { Mutex } from 'async-mutex';\nexport const leaf = new Mutex();\n");
+write(path.join(root, 'mid.ts'), "import { leaf } from './leaf';\nexport const mid = leaf;\n");
+write(path.join(root, 'top.ts'), "import { mid } from './mid';\nmid.use();\n");
 write(path.join(root, 'broken.ts'), 'export const = ;\n');
 
 function exported(file: string, module: string, ...refPath: string[]): string | null {
@@ -61,4 +64,30 @@ describe('localExport', () => {
     // bullmq is imported only by ./types, which app.ts imports for a type.
     assert.deepEqual(reached.filter((m) => !m.startsWith('.')), ['async-mutex', 'pg']);
   });
+
+  it('an answer resting on a module two imports away changes with it, on the next lint', () => {
+    const kindAtTop = (): string => {
+      // A fresh parse of the linted file each time, as ESLint hands rules.
+      resetParsesOf('top.ts');
+      const sourceCode = moduleSourceCode(path.join(root, 'top.ts'));
+      assert.ok(sourceCode);
+      // ESLint hands every lint a new SourceCode, and rules register it: a new lint starts.
+      registerSourceFile(Object.create(sourceCode) as typeof sourceCode, path.join(root, 'top.ts'));
+      const use = sourceCode.ast.body[1];
+      assert.ok(use?.type === 'ExpressionStatement' && use.expression.type === 'CallExpression' && use.expression.callee.type === 'MemberExpression');
+      return getConstruction(sourceCode, use.expression.callee.object)?.kind ?? 'unknown';
+    };
+    assert.equal(kindAtTop(), 'mutex');
+    setOverlay(path.join(root, 'leaf.ts'), 'export const leaf = new Map();\n');
+    assert.equal(kindAtTop(), 'unknown');
+    setOverlay(path.join(root, 'leaf.ts'), null);
+    assert.equal(kindAtTop(), 'mutex');
+  });
 });
+
+/** The linted file's text changes a little each time, so it is parsed anew, like ESLint does for every lint. */
+let edits = 0;
+function resetParsesOf(file: string): void {
+  edits++;
+  setOverlay(path.join(root, file), `import { mid } from './mid';\nmid.use();\n// edit ${edits}\n`);
+}
