@@ -4,9 +4,11 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { ModuleExport } from '../util/settings';
 import type { FunctionNode } from './ast';
 import { contains, findObjectProperty, findVariable, isFunctionNode, patternNames, skipTransparent, staticPropertyName, walk } from './ast';
-import { getCallGraph } from './callGraph';
+import type { ImportedFunction } from './callGraph';
+import { getCallGraph, resolveImportedFunction } from './callGraph';
 import { getConstruction } from './construction';
 import { refMatches, resolveReference } from './imports';
+import { isProjectSpecifier, localExport } from './localModules';
 import { getPermitCall } from './permits';
 import { askChecker } from './typeQueries';
 
@@ -102,18 +104,53 @@ function syntacticSize(ctx: CollectionContext, expr: TSESTree.Node, depth: numbe
     }
     case AST_NODE_TYPES.Identifier:
       return identifierSize(ctx, expr, depth);
+    case AST_NODE_TYPES.AwaitExpression:
+      return boundedOnly(collectionSize(ctx, expr.argument, depth + 1));
     case AST_NODE_TYPES.NewExpression:
-    case AST_NODE_TYPES.CallExpression:
-      return callSize(ctx, expr, depth);
+    case AST_NODE_TYPES.CallExpression: {
+      const size = callSize(ctx, expr, depth);
+      return size.kind === 'unknown' && expr.type === AST_NODE_TYPES.CallExpression ? returnedSize(ctx, expr, depth) : size;
+    }
     default:
       return UNKNOWN;
   }
+}
+
+/**
+ * `regions()` whose every `return` is a short literal list, in this file or in the project module
+ * it is imported from: as many items as the longest of them.
+ */
+function returnedSize(ctx: CollectionContext, call: TSESTree.CallExpression, depth: number): CollectionSize {
+  let fn: FunctionNode | null = getCallGraph(ctx.sourceCode).resolveCall(call)?.node ?? null;
+  let at = ctx;
+  if (!fn) {
+    const imported = resolveImportedFunction(ctx.sourceCode, call.callee);
+    if (!imported) return UNKNOWN;
+    fn = imported.fn;
+    at = inModule(ctx, imported);
+  }
+  if (fn.generator) return UNKNOWN;
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return boundedOnly(collectionSize(at, fn.body, depth + 1));
+  const returned: TSESTree.Node[] = [];
+  walk(fn.body, at.sourceCode.visitorKeys, (node) => {
+    if (isFunctionNode(node)) return false;
+    if (node.type === AST_NODE_TYPES.ReturnStatement) returned.push(node.argument ?? node);
+    return undefined;
+  });
+  let count = 0;
+  for (const value of returned) {
+    const size = value.type === AST_NODE_TYPES.ReturnStatement ? UNKNOWN : collectionSize(at, value, depth + 1);
+    if (size.kind !== 'bounded') return UNKNOWN;
+    count = Math.max(count, size.count);
+  }
+  return returned.length > 0 ? { kind: 'bounded', count } : UNKNOWN;
 }
 
 function identifierSize(ctx: CollectionContext, id: TSESTree.Identifier, depth: number): CollectionSize {
   const variable = findVariable(ctx.sourceCode, id);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   if (!variable || !def) return UNKNOWN;
+  if (def.type === 'ImportBinding') return importedSize(ctx, id, depth);
   const annotated = tupleAnnotationLength(def.name);
   if (annotated !== null) return { kind: 'bounded', count: annotated };
   if (def.type !== 'Variable' || def.node.id !== def.name) return UNKNOWN;
@@ -125,6 +162,21 @@ function identifierSize(ctx: CollectionContext, id: TSESTree.Identifier, depth: 
   }
   if (!def.node.init || isReassigned(variable, declaration) || isResized(variable)) return UNKNOWN;
   return collectionSize(ctx, def.node.init, depth + 1);
+}
+
+/** `import { REGIONS } from './config'` with `export const REGIONS = ['eu', 'us']` there. */
+function importedSize(ctx: CollectionContext, id: TSESTree.Identifier, depth: number): CollectionSize {
+  const ref = resolveReference(ctx.sourceCode, id);
+  const found = ref && isProjectSpecifier(ref.module) ? localExport(ctx.sourceCode, ref) : null;
+  if (!found || found.rest.length > 0) return UNKNOWN;
+  const { value } = found;
+  const at: CollectionContext = { ...ctx, sourceCode: value.sourceCode, types: null };
+  if (value.node.type === AST_NODE_TYPES.Identifier) {
+    const def = findVariable(value.sourceCode, value.node)?.defs[0];
+    // Only a `const`: another module may assign to nothing else it exports, but could to a `let`.
+    if (def?.type !== 'Variable' || def.node.parent.kind !== 'const') return UNKNOWN;
+  }
+  return boundedOnly(collectionSize(at, value.node, depth + 1));
 }
 
 function callSize(ctx: CollectionContext, call: TSESTree.CallExpression | TSESTree.NewExpression, depth: number): CollectionSize {
@@ -374,6 +426,9 @@ export function mapperWork(ctx: CollectionContext, mapper: TSESTree.Node, depth 
     if (isBoundingValue(ctx, expr)) return 'bounded';
     const target = getCallGraph(ctx.sourceCode).resolveCallee(expr);
     if (target) return mapperWork(ctx, target.node, depth + 1);
+    // `xs.map(fetchOne)` with `fetchOne` from one of the project's modules: bounded when it runs under a limiter there.
+    const imported = resolveImportedFunction(ctx.sourceCode, expr);
+    if (imported) return boundedOrAsync(mapperWork(inModule(ctx, imported), imported.fn, depth + 1));
   }
   if (expr.type === AST_NODE_TYPES.Literal || expr.type === AST_NODE_TYPES.ObjectExpression) return 'sync';
   // A function from elsewhere, handed to `Promise.all` through a map: presumed to start async work.
@@ -429,10 +484,26 @@ function callWork(ctx: CollectionContext, call: TSESTree.CallExpression, depth: 
   if (depth > 4) return 'async';
   const target = getCallGraph(ctx.sourceCode).resolveCall(call);
   if (target) {
-    if (target.isAsync || target.returnsPromiseType) return 'async';
+    // `async function fetchOne(x) { return limit(() => get(x)); }`: the limiter inside the callee is the bound.
+    if (target.isAsync || target.returnsPromiseType) return boundedOrAsync(functionWork(ctx, target.node, depth + 1));
     return functionWork(ctx, target.node, depth + 1);
   }
+  const imported = resolveImportedFunction(ctx.sourceCode, call.callee);
+  if (imported) return boundedOrAsync(functionWork(inModule(ctx, imported), imported.fn, depth + 1));
   return 'async';
+}
+
+/**
+ * What a callee's body says is trusted only when it finds a bound: an async function whose body
+ * this reading sees no awaited work in (it forwards a promise it got elsewhere) still starts one.
+ */
+function boundedOrAsync(work: WorkKind): WorkKind {
+  return work === 'bounded' ? 'bounded' : 'async';
+}
+
+/** The same questions, asked in the project module a function was imported from (without types: they are the linted file's). */
+function inModule(ctx: CollectionContext, imported: ImportedFunction): CollectionContext {
+  return { ...ctx, sourceCode: imported.sourceCode, types: null };
 }
 
 /** `Promise.resolve(v)` wraps a value; `Promise.all(xs.map(f))` inside a mapper is a nested fan-out. */

@@ -5,8 +5,7 @@ import type { CatalogEntry, ConstructionKind } from './catalog';
 import { CONSTRUCTORS, TYPE_NAMES, WRAPPERS } from './catalog';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { refMatches, resolveReference } from './imports';
-import { localExport } from './localModules';
-import { bareName } from '../project';
+import { isProjectSpecifier, localExport } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -100,11 +99,6 @@ function fromLocalModule(sourceCode: Services, expr: TSESTree.Node): Constructio
   const { value } = found;
   if (expr.type !== AST_NODE_TYPES.CallExpression) return getConstruction(value.sourceCode, value.node);
   return factoryConstruction(value.sourceCode, value.node);
-}
-
-/** Relative and absolute paths, and `#`, `@/`, `~/` aliases: the specifiers a project's own files use. */
-function isProjectSpecifier(specifier: string): boolean {
-  return bareName(specifier) === null || specifier.startsWith('@/') || specifier.startsWith('~/');
 }
 
 /** What a factory function returns, when every `return` agrees: `getPool()` → the pool. */

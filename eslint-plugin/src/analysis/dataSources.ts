@@ -2,11 +2,12 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
 import { contains, findObjectProperty, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
-import { getCallGraph } from './callGraph';
+import { getCallGraph, resolveImportedFunction } from './callGraph';
 import { annotatedRef, getConstruction } from './construction';
 import { handlerRegistration } from './handlers';
 import type { ModuleRef } from './imports';
 import { refMatches, resolveReference } from './imports';
+import { isProjectSpecifier, localExport } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -158,6 +159,8 @@ function identifierOrigin(ctx: OriginContext, id: TSESTree.Identifier, depth: nu
       }
     } else if (def.type === 'FunctionName' || def.type === 'ClassName') {
       origins.push('declared');
+    } else if (def.type === 'ImportBinding') {
+      origins.push(importedOrigin(ctx, id, depth));
     } else {
       origins.push('unknown');
     }
@@ -303,7 +306,21 @@ function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: nu
   }
   const target = getCallGraph(ctx.sourceCode).resolveCall(call);
   if (target) return returnOrigin(ctx, target.node, depth);
+  // `await listUsers()` from `./store`, whose body returns a query's rows: followed into that module.
+  const imported = resolveImportedFunction(ctx.sourceCode, callee);
+  if (imported) return returnOrigin({ sourceCode: imported.sourceCode, filename: imported.file }, imported.fn, depth);
   return 'unknown';
+}
+
+/** `import { users } from './fixtures'`: what the module that exports it stores in it. */
+function importedOrigin(ctx: OriginContext, id: TSESTree.Identifier, depth: number): ValueOrigin {
+  const ref = resolveReference(ctx.sourceCode, id);
+  const found = ref && isProjectSpecifier(ref.module) ? localExport(ctx.sourceCode, ref) : null;
+  if (!found || found.rest.length > 0) return 'unknown';
+  const { value } = found;
+  // A function or class exported as a value is the program's own declaration.
+  if (isFunctionNode(value.node) || value.node.type === AST_NODE_TYPES.ClassDeclaration) return 'declared';
+  return valueOrigin({ sourceCode: value.sourceCode, filename: value.file }, value.node, depth);
 }
 
 function returnOrigin(ctx: OriginContext, fn: FunctionNode, depth: number): ValueOrigin {

@@ -1,6 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { importsOf, parsedModule, resolveImport } from '../project';
+import { bareName, importsOf, parsedModule, resolveImport } from '../project';
 import type { ModuleRef } from './imports';
 import { importedModules, normalizeModule } from './imports';
 import { skipTransparent, staticPropertyName } from './ast';
@@ -80,6 +80,14 @@ export interface LocalValue {
   /** The exported expression, binding identifier, or function or class declaration. */
   node: TSESTree.Node;
   file: string;
+}
+
+/**
+ * Relative and absolute paths, and `#`, `@/`, `~/` aliases: the specifiers a project's own files
+ * use. A cheap test before resolving: a package's name is never one of the project's modules.
+ */
+export function isProjectSpecifier(specifier: string): boolean {
+  return bareName(specifier) === null || specifier.startsWith('@/') || specifier.startsWith('~/');
 }
 
 /** Re-exports (`export * from`, `export { x } from`) followed at most this deep: barrels nest a few levels. */
