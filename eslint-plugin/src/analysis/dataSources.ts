@@ -285,6 +285,10 @@ function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: nu
   const ref = resolveReference(ctx.sourceCode, callee);
   if (ref && DATA_FUNCTIONS.some((f) => refMatches(ref, f.module, ...f.path))) return capped(call) ? 'capped' : 'data';
   if (isClientCall(ctx, call)) return queryChainCapped(call) ? 'capped' : 'data';
+  // `await listUsers()` or `store.listUsers()` from `./store`, whose body returns a query's rows:
+  // followed into that module.
+  const imported = resolveImportedFunction(ctx.sourceCode, callee);
+  if (imported) return returnOrigin({ sourceCode: imported.sourceCode, filename: imported.file }, imported.fn, depth);
   if (callee.type === AST_NODE_TYPES.MemberExpression) {
     const object = skipTransparent(callee.object);
     const method = staticPropertyName(callee);
@@ -306,9 +310,6 @@ function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: nu
   }
   const target = getCallGraph(ctx.sourceCode).resolveCall(call);
   if (target) return returnOrigin(ctx, target.node, depth);
-  // `await listUsers()` from `./store`, whose body returns a query's rows: followed into that module.
-  const imported = resolveImportedFunction(ctx.sourceCode, callee);
-  if (imported) return returnOrigin({ sourceCode: imported.sourceCode, filename: imported.file }, imported.fn, depth);
   return 'unknown';
 }
 
