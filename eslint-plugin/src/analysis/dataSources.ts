@@ -352,6 +352,16 @@ function clientRef(ctx: OriginContext, node: TSESTree.Node): ModuleRef | null {
       const annotated = annotatedRef(ctx.sourceCode, def.name);
       if (annotated && CLIENT_MODULES.has(annotated.ref.module)) return annotated.ref;
     }
+    // `const client = await pool.connect()`: a connection lent by a client is a client too.
+    if (def?.type === 'Variable' && def.node.id === def.name && def.node.init && def.node.parent.kind === 'const') {
+      let init = skipTransparent(def.node.init);
+      if (init.type === AST_NODE_TYPES.AwaitExpression) init = skipTransparent(init.argument);
+      const callee = init.type === AST_NODE_TYPES.CallExpression ? skipTransparent(init.callee) : null;
+      if (callee?.type === AST_NODE_TYPES.MemberExpression && SINGLE_HANDLE_METHODS.has(staticPropertyName(callee) ?? '')) {
+        const lender = clientRef(ctx, callee.object);
+        if (lender) return lender;
+      }
+    }
     // `class User extends Model {}` with `Model` from an ORM: the class is a client of its table.
     if (def?.type === 'ClassName' && def.node.type === AST_NODE_TYPES.ClassDeclaration && def.node.superClass) {
       return clientRef(ctx, def.node.superClass);

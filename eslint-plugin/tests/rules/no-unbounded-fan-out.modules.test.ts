@@ -101,6 +101,21 @@ module.exports = async function notify() {
 };`,
       errors: [{ messageId: 'unboundedFanOut' as const, line: 4, column: 9 }],
     },
+    // Rows of a query on a client the imported pool lent: the client is a data source too.
+    {
+      filename: routes,
+      code: `const pool = require('./db');
+module.exports = async function notify() {
+  const client = await pool.connect();
+  try {
+    const { rows } = await client.query('select url from users');
+    await Promise.all(rows.map((u) => fetch(u.url)));
+  } finally {
+    client.release();
+  }
+};`,
+      errors: [{ messageId: 'unboundedFanOut' as const, line: 6, column: 11 }],
+    },
     // The same through an ES module whose pool comes from pool.ts.
     {
       filename: service,
