@@ -5,10 +5,10 @@ import type * as TS from 'typescript';
 import type { FunctionNode } from './ast';
 import type { BlockingOptions, WaitLoop } from './blockingApis';
 import type { ModuleRef } from './imports';
-import { isFunctionNode, skipTransparent, walk } from './ast';
+import { isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { isSynchronouslyInvoked } from './asyncContext';
 import { busyWait, catalogueEntry, matchBlockingCall, mentionsClock } from './blockingApis';
-import { functionName, resolveCalleeFunction } from './callGraph';
+import { functionName, resolveCalleeFunction, resolveImportedFunction } from './callGraph';
 import { normalizeModule } from './imports';
 import { isOncePerProcess } from './onceOnly';
 import { askChecker } from './typeQueries';
@@ -22,8 +22,10 @@ export interface ChainLink {
   line: number;
   /** Base name of the file the step is in, when it is not the linted file. */
   file: string | null;
-  /** The step's node when it is in the linted file (for evidence). */
+  /** The step's ESTree node, for evidence: in the linted file, or in `path` when that is set. */
   node: TSESTree.Node | null;
+  /** Absolute path of the project module the step is in, when it is not the linted file. */
+  path?: string;
 }
 
 export interface BlockingChain {
@@ -36,9 +38,42 @@ export interface ChainAnalysis {
   helperChain(fn: FunctionNode): BlockingChain | null;
   /** With type information: why a call into another file's (or an unresolved) synchronous function blocks. */
   typedChain(call: TSESTree.CallExpression): BlockingChain | null;
+  /**
+   * Why a call of a synchronous function exported by one of the project's own modules blocks:
+   * the chain inside that module (and the modules it imports), every link naming its file.
+   */
+  importedChain(call: TSESTree.CallExpression): BlockingChain | null;
+}
+
+/** What another module's analysis answers when a chain crosses into it. */
+interface ModuleChains {
+  summarize(fn: FunctionNode, depth: number, hops: number): BlockingChain | null;
 }
 
 const MAX_DEPTH = 8;
+/**
+ * Module boundaries a chain may cross: the rule's early exit looks at packages imported two
+ * levels into the project's modules, and a chain deeper than that is rare enough to leave.
+ */
+const MAX_MODULE_HOPS = 2;
+
+/** One analysis per module program and options: an imported helper is summarised once per parse. */
+const moduleAnalyses = new WeakMap<object, Map<string, ModuleChains>>();
+
+function moduleChains(sourceCode: Services, options: BlockingOptions): ModuleChains {
+  const key = JSON.stringify(options);
+  let perModule = moduleAnalyses.get(sourceCode);
+  if (!perModule) {
+    perModule = new Map();
+    moduleAnalyses.set(sourceCode, perModule);
+  }
+  let found = perModule.get(key);
+  if (!found) {
+    found = chainsFor(sourceCode, options, null);
+    perModule.set(key, found);
+  }
+  return found;
+}
 
 /** What runs when a function is called: its calls and loops, including synchronous callbacks, not nested functions. */
 interface FunctionBody {
@@ -56,6 +91,14 @@ export function createChainAnalysis(
   options: BlockingOptions,
   services: Partial<ParserServices> | null,
 ): ChainAnalysis {
+  return chainsFor(sourceCode, options, services);
+}
+
+function chainsFor(
+  sourceCode: Services,
+  options: BlockingOptions,
+  services: Partial<ParserServices> | null,
+): ChainAnalysis & ModuleChains {
   const memo = new Map<FunctionNode, BlockingChain | null>();
   const program = services?.program ?? null;
   const typed = program && services?.esTreeNodeToTSNodeMap ? createTypedChains(program, options) : null;
@@ -84,16 +127,25 @@ export function createChainAnalysis(
     return askChecker(() => typed.callChain(tsCall, tsCall.getSourceFile().fileName, 0), null);
   };
 
-  const summarize = (fn: FunctionNode, depth: number): BlockingChain | null => {
+  const summarize = (fn: FunctionNode, depth: number, hops: number): BlockingChain | null => {
     if (memo.has(fn)) return memo.get(fn) ?? null;
     // Set before recursing: a recursive helper is summarised by its other calls.
     memo.set(fn, null);
-    const result = depth > MAX_DEPTH ? null : findInFunction(fn, depth);
+    const result = depth > MAX_DEPTH ? null : findInFunction(fn, depth, hops);
     memo.set(fn, result);
     return result;
   };
 
-  const findInFunction = (fn: FunctionNode, depth: number): BlockingChain | null => {
+  /** `saveDb(x)` with `saveDb` from `./store`: the chain in that module, its links naming their file. */
+  const importedStep = (call: TSESTree.CallExpression, depth: number, hops: number): BlockingChain | null => {
+    if (hops >= MAX_MODULE_HOPS || depth >= MAX_DEPTH) return null;
+    const found = resolveImportedFunction(sourceCode, call.callee);
+    if (!found || !isPlainSync(found.fn)) return null;
+    const inner = moduleChains(found.sourceCode, options).summarize(found.fn, depth + 1, hops + 1);
+    return inner ? { links: inner.links.map((l) => inModule(l, found.file)) } : null;
+  };
+
+  const findInFunction = (fn: FunctionNode, depth: number, hops: number): BlockingChain | null => {
     const body = bodyOf(fn);
     for (const call of body.calls) {
       const direct = matchBlockingCall(sourceCode, call, options);
@@ -106,13 +158,17 @@ export function createChainAnalysis(
       }
     }
     for (const call of body.calls) {
+      // `cache ??= loadTemplates()`: the helper runs once per process, not per call.
+      if (isOncePerProcess(sourceCode, call)) continue;
       const target = resolveCalleeFunction(sourceCode, call.callee);
       if (target) {
         // An immediately invoked function's body was scanned as part of this one.
         if (!isPlainSync(target) || target === skipTransparent(call.callee)) continue;
-        const inner = summarize(target, depth + 1);
+        const inner = summarize(target, depth + 1, hops);
         if (inner) return { links: [localLink(`calls \`${functionName(target) ?? 'an anonymous function'}()\``, call), ...inner.links] };
       } else {
+        const imported = importedStep(call, depth, hops);
+        if (imported) return { links: [localLink(`calls \`${calleeLabel(call)}()\``, call), ...imported.links] };
         const inner = typedChain(call);
         if (inner) return inner;
       }
@@ -121,9 +177,28 @@ export function createChainAnalysis(
   };
 
   return {
-    helperChain: (fn) => (isPlainSync(fn) ? summarize(fn, 0) : null),
+    helperChain: (fn) => (isPlainSync(fn) ? summarize(fn, 0, 0) : null),
     typedChain,
+    importedChain: (call) => importedStep(call, 0, 0),
+    summarize,
   };
+}
+
+/** A link found in the module at `file`, as seen from the file that imports it. */
+function inModule(link: ChainLink, file: string): ChainLink {
+  return link.path !== undefined ? link : { ...link, file: path.basename(file), path: file };
+}
+
+/** `saveDb`, `store.saveDb`: how the call names its callee, for the chain's text. */
+function calleeLabel(call: TSESTree.CallExpression): string {
+  const callee = skipTransparent(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    const name = staticPropertyName(callee);
+    const object = skipTransparent(callee.object);
+    if (name !== null) return object.type === AST_NODE_TYPES.Identifier ? `${object.name}.${name}` : name;
+  }
+  return 'function';
 }
 
 /**

@@ -4,6 +4,8 @@ import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { isSynchronouslyInvoked } from './asyncContext';
 import { thisClass } from './construction';
+import { resolveReference } from './imports';
+import { isProjectSpecifier, localExport } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -134,6 +136,34 @@ export function runningFunction(node: TSESTree.Node): FunctionNode | null {
 export function resolveCalleeFunction(sourceCode: Services, callee: TSESTree.Node): FunctionNode | null {
   return calleeFunction(sourceCode, callee, 0);
 }
+
+/** A function exported by one of the project's own modules, with the `SourceCode` to analyse it on. */
+export interface ImportedFunction {
+  fn: FunctionNode;
+  sourceCode: Services;
+  /** Absolute path of the module that declares it. */
+  file: string;
+}
+
+/**
+ * The function a callee denotes when it is imported from one of the project's own modules:
+ * `import { saveDb } from './store'`, `require('./store').saveDb`, `store.saveDb` on a namespace
+ * or a `module.exports = { saveDb }` object. Null for packages, modules that cannot be read, and
+ * exports that are not plainly a function (a class instance's method, a factory's result).
+ */
+export function resolveImportedFunction(sourceCode: Services, callee: TSESTree.Node, hops = 0): ImportedFunction | null {
+  const ref = resolveReference(sourceCode, callee);
+  if (!ref || !isProjectSpecifier(sourceCode, ref.module)) return null;
+  const found = localExport(sourceCode, ref);
+  if (!found || found.rest.length > 0) return null;
+  const { value } = found;
+  const fn = calleeFunction(value.sourceCode, value.node, 0);
+  if (fn) return { fn, sourceCode: value.sourceCode, file: value.file };
+  // `import { save } from './fs-store'; module.exports = { save }`: exported on, a few modules deep.
+  return hops < MAX_REEXPORT_HOPS ? resolveImportedFunction(value.sourceCode, value.node, hops + 1) : null;
+}
+
+const MAX_REEXPORT_HOPS = 3;
 
 function calleeFunction(sourceCode: Services, callee: TSESTree.Node, depth: number): FunctionNode | null {
   if (depth > 8) return null;

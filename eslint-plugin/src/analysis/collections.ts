@@ -4,9 +4,12 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { ModuleExport } from '../util/settings';
 import type { FunctionNode } from './ast';
 import { contains, findObjectProperty, findVariable, isFunctionNode, patternNames, skipTransparent, staticPropertyName, walk } from './ast';
-import { getCallGraph } from './callGraph';
-import { getConstruction } from './construction';
+import type { ImportedFunction } from './callGraph';
+import { getCallGraph, resolveImportedFunction } from './callGraph';
+import { getConstruction, thisClass } from './construction';
+import type { ModuleRef } from './imports';
 import { refMatches, resolveReference } from './imports';
+import { isProjectSpecifier, localExport } from './localModules';
 import { getPermitCall } from './permits';
 import { askChecker } from './typeQueries';
 
@@ -102,18 +105,53 @@ function syntacticSize(ctx: CollectionContext, expr: TSESTree.Node, depth: numbe
     }
     case AST_NODE_TYPES.Identifier:
       return identifierSize(ctx, expr, depth);
+    case AST_NODE_TYPES.AwaitExpression:
+      return boundedOnly(collectionSize(ctx, expr.argument, depth + 1));
     case AST_NODE_TYPES.NewExpression:
-    case AST_NODE_TYPES.CallExpression:
-      return callSize(ctx, expr, depth);
+    case AST_NODE_TYPES.CallExpression: {
+      const size = callSize(ctx, expr, depth);
+      return size.kind === 'unknown' && expr.type === AST_NODE_TYPES.CallExpression ? returnedSize(ctx, expr, depth) : size;
+    }
     default:
       return UNKNOWN;
   }
+}
+
+/**
+ * `regions()` whose every `return` is a short literal list, in this file or in the project module
+ * it is imported from: as many items as the longest of them.
+ */
+function returnedSize(ctx: CollectionContext, call: TSESTree.CallExpression, depth: number): CollectionSize {
+  let fn: FunctionNode | null = getCallGraph(ctx.sourceCode).resolveCall(call)?.node ?? null;
+  let at = ctx;
+  if (!fn) {
+    const imported = resolveImportedFunction(ctx.sourceCode, call.callee);
+    if (!imported) return UNKNOWN;
+    fn = imported.fn;
+    at = inModule(ctx, imported);
+  }
+  if (fn.generator) return UNKNOWN;
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return boundedOnly(collectionSize(at, fn.body, depth + 1));
+  const returned: TSESTree.Node[] = [];
+  walk(fn.body, at.sourceCode.visitorKeys, (node) => {
+    if (isFunctionNode(node)) return false;
+    if (node.type === AST_NODE_TYPES.ReturnStatement) returned.push(node.argument ?? node);
+    return undefined;
+  });
+  let count = 0;
+  for (const value of returned) {
+    const size = value.type === AST_NODE_TYPES.ReturnStatement ? UNKNOWN : collectionSize(at, value, depth + 1);
+    if (size.kind !== 'bounded') return UNKNOWN;
+    count = Math.max(count, size.count);
+  }
+  return returned.length > 0 ? { kind: 'bounded', count } : UNKNOWN;
 }
 
 function identifierSize(ctx: CollectionContext, id: TSESTree.Identifier, depth: number): CollectionSize {
   const variable = findVariable(ctx.sourceCode, id);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   if (!variable || !def) return UNKNOWN;
+  if (def.type === 'ImportBinding') return importedSize(ctx, id, depth);
   const annotated = tupleAnnotationLength(def.name);
   if (annotated !== null) return { kind: 'bounded', count: annotated };
   if (def.type !== 'Variable' || def.node.id !== def.name) return UNKNOWN;
@@ -125,6 +163,21 @@ function identifierSize(ctx: CollectionContext, id: TSESTree.Identifier, depth: 
   }
   if (!def.node.init || isReassigned(variable, declaration) || isResized(variable)) return UNKNOWN;
   return collectionSize(ctx, def.node.init, depth + 1);
+}
+
+/** `import { REGIONS } from './config'` with `export const REGIONS = ['eu', 'us']` there. */
+function importedSize(ctx: CollectionContext, id: TSESTree.Identifier, depth: number): CollectionSize {
+  const ref = resolveReference(ctx.sourceCode, id);
+  const found = ref && isProjectSpecifier(ctx.sourceCode, ref.module) ? localExport(ctx.sourceCode, ref) : null;
+  if (!found || found.rest.length > 0) return UNKNOWN;
+  const { value } = found;
+  const at: CollectionContext = { ...ctx, sourceCode: value.sourceCode, types: null };
+  if (value.node.type === AST_NODE_TYPES.Identifier) {
+    const def = findVariable(value.sourceCode, value.node)?.defs[0];
+    // Only a `const`: another module may assign to nothing else it exports, but could to a `let`.
+    if (def?.type !== 'Variable' || def.node.parent.kind !== 'const') return UNKNOWN;
+  }
+  return boundedOnly(collectionSize(at, value.node, depth + 1));
 }
 
 function callSize(ctx: CollectionContext, call: TSESTree.CallExpression | TSESTree.NewExpression, depth: number): CollectionSize {
@@ -374,6 +427,9 @@ export function mapperWork(ctx: CollectionContext, mapper: TSESTree.Node, depth 
     if (isBoundingValue(ctx, expr)) return 'bounded';
     const target = getCallGraph(ctx.sourceCode).resolveCallee(expr);
     if (target) return mapperWork(ctx, target.node, depth + 1);
+    // `xs.map(fetchOne)` with `fetchOne` from one of the project's modules: bounded when it runs under a limiter there.
+    const imported = resolveImportedFunction(ctx.sourceCode, expr);
+    if (imported) return boundedOrAsync(mapperWork(inModule(ctx, imported), imported.fn, depth + 1));
   }
   if (expr.type === AST_NODE_TYPES.Literal || expr.type === AST_NODE_TYPES.ObjectExpression) return 'sync';
   // A function from elsewhere, handed to `Promise.all` through a map: presumed to start async work.
@@ -429,10 +485,26 @@ function callWork(ctx: CollectionContext, call: TSESTree.CallExpression, depth: 
   if (depth > 4) return 'async';
   const target = getCallGraph(ctx.sourceCode).resolveCall(call);
   if (target) {
-    if (target.isAsync || target.returnsPromiseType) return 'async';
+    // `async function fetchOne(x) { return limit(() => get(x)); }`: the limiter inside the callee is the bound.
+    if (target.isAsync || target.returnsPromiseType) return boundedOrAsync(functionWork(ctx, target.node, depth + 1));
     return functionWork(ctx, target.node, depth + 1);
   }
+  const imported = resolveImportedFunction(ctx.sourceCode, call.callee);
+  if (imported) return boundedOrAsync(functionWork(inModule(ctx, imported), imported.fn, depth + 1));
   return 'async';
+}
+
+/**
+ * What a callee's body says is trusted only when it finds a bound: an async function whose body
+ * this reading sees no awaited work in (it forwards a promise it got elsewhere) still starts one.
+ */
+function boundedOrAsync(work: WorkKind): WorkKind {
+  return work === 'bounded' ? 'bounded' : 'async';
+}
+
+/** The same questions, asked in the project module a function was imported from (without types: they are the linted file's). */
+function inModule(ctx: CollectionContext, imported: ImportedFunction): CollectionContext {
+  return { ...ctx, sourceCode: imported.sourceCode, types: null };
 }
 
 /** `Promise.resolve(v)` wraps a value; `Promise.all(xs.map(f))` inside a mapper is a nested fan-out. */
@@ -618,6 +690,11 @@ export interface FanOut {
   loop: TSESTree.Node | null;
   /** `literal`: how many elements start work. */
   count: number;
+  /**
+   * Set when only a name suggests the items are registered code (`this.plugins`) or that the
+   * mapper tears them down (`(s) => s.closeAll()`): see `namedLikeRegisteredCode`.
+   */
+  guess: 'registeredCode' | 'teardown' | null;
 }
 
 /**
@@ -668,8 +745,13 @@ function mappedFanOut(ctx: CollectionContext, call: TSESTree.CallExpression, max
   const size = collectionSize(ctx, method === 'from' ? call : collection);
   if (size.kind === 'bounded' && size.count <= maxElements) return null;
   if (mapperWork(ctx, mapper) !== 'async') return null;
-  if (isHandlerList(collection) || isTeardown(mapper) || (callsItem(ctx.sourceCode, mapper) && !isMappedLocal(ctx.sourceCode, collection))) return null;
-  return { shape: 'map', mapCall: call, collection, work: mapper, size, origin: null, loop: null, count: 0 };
+  // Facts: each item is the function called, or a listener the emitter holds; the mapper tears
+  // down an object a catalogued library built.
+  if ((callsItem(ctx.sourceCode, mapper) && !isMappedLocal(ctx.sourceCode, collection)) || isListenerList(ctx.sourceCode, collection)) return null;
+  const teardown = teardownOf(ctx, mapper, collection);
+  if (teardown === 'fact') return null;
+  const guess = teardown === 'guess' ? 'teardown' : namedLikeRegisteredCode(collection) ? 'registeredCode' : null;
+  return { shape: 'map', mapCall: call, collection, work: mapper, size, origin: null, loop: null, count: 0, guess };
 }
 
 function literalFanOut(ctx: CollectionContext, array: TSESTree.ArrayExpression, maxElements: number, depth: number): FanOut | null {
@@ -684,7 +766,7 @@ function literalFanOut(ctx: CollectionContext, array: TSESTree.ArrayExpression, 
     if (expressionWork(ctx, element) === 'async') count++;
   }
   if (count <= maxElements) return null;
-  return { shape: 'literal', mapCall: null, collection: null, work: null, size: { kind: 'bounded', count }, origin: null, loop: null, count };
+  return { shape: 'literal', mapCall: null, collection: null, work: null, size: { kind: 'bounded', count }, origin: null, loop: null, count, guess: null };
 }
 
 /** `const ps = []; for (const x of xs) ps.push(send(x));` — one promise per item, all running. */
@@ -704,71 +786,126 @@ function pushFanOut(ctx: CollectionContext, variable: TSESLint.Scope.Variable, m
       ? (describeFanOut(ctx, value, maxElements, 3) ? 'async' : 'sync')
       : expressionWork(ctx, value);
     if (work !== 'async') continue;
-    if ((around.collection && isHandlerList(around.collection)) || callsLoopItem(ctx.sourceCode, value, around.loop)) continue;
-    if (isTeardownCall(value, loopItemNames(around.loop))) continue;
-    return { shape: 'push', mapCall: null, collection: around.collection, work: value, size: around.size, origin: call, loop: around.loop, count: 0 };
+    if (callsLoopItem(ctx.sourceCode, value, around.loop) || (around.collection && isListenerList(ctx.sourceCode, around.collection))) continue;
+    const teardown = teardownCall(ctx, value, loopItemNames(around.loop), around.collection);
+    if (teardown === 'fact') continue;
+    const guess = teardown === 'guess' ? 'teardown' : around.collection && namedLikeRegisteredCode(around.collection) ? 'registeredCode' : null;
+    return { shape: 'push', mapCall: null, collection: around.collection, work: value, size: around.size, origin: call, loop: around.loop, count: 0, guess };
   }
   return null;
 }
 
 /**
- * Lists of registered code (hooks, plugins, providers, listeners) are as long as the program made
- * them, not as long as its input: one call per entry is not a fan-out over data.
+ * A name guess, kept for values nothing else is known about: a list named for registered code
+ * (hooks, plugins, providers, listeners) is as long as the program made it, not as long as its
+ * input. Only `strict` reports collections of unknown origin, so only there does this guess
+ * decide anything; the rule never lets it quiet a collection whose origin is data.
  */
-const HANDLER_LIST = /(?:callbacks|listeners|handlers|hooks|plugins|providers|subscribers|middlewares?|interceptors|reporters)$/i;
+const REGISTERED_CODE_NAME = /(?:callbacks|listeners|handlers|hooks|plugins|providers|subscribers|middlewares?|interceptors|reporters)$/i;
 
-function isHandlerList(collection: TSESTree.Node): boolean {
+function namedLikeRegisteredCode(collection: TSESTree.Node): boolean {
   let expr = skipTransparent(collection);
-  // `emitter.listeners(event)`, `this.hooks.values()`
-  if (expr.type === AST_NODE_TYPES.CallExpression && expr.callee.type === AST_NODE_TYPES.MemberExpression) {
-    const method = staticPropertyName(expr.callee);
-    expr = method === 'values' ? skipTransparent(expr.callee.object) : expr.callee;
+  // `this.hooks.values()`
+  if (expr.type === AST_NODE_TYPES.CallExpression && expr.callee.type === AST_NODE_TYPES.MemberExpression && staticPropertyName(expr.callee) === 'values') {
+    expr = skipTransparent(expr.callee.object);
   }
   const name = expr.type === AST_NODE_TYPES.Identifier ? expr.name
     : expr.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(expr) : null;
-  return name !== null && HANDLER_LIST.test(name);
+  return name !== null && REGISTERED_CODE_NAME.test(name);
+}
+
+/** Node's `EventEmitter` methods that hand out the listeners registered for an event. */
+const LISTENER_METHODS: ReadonlySet<string> = new Set(['listeners', 'rawListeners']);
+
+/**
+ * `emitter.listeners(event)` on an `EventEmitter` from `events` (built, or a class extending it):
+ * the functions the program registered, one call each.
+ */
+function isListenerList(sourceCode: Services, collection: TSESTree.Node): boolean {
+  const expr = skipTransparent(collection);
+  if (expr.type !== AST_NODE_TYPES.CallExpression || expr.callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  if (!LISTENER_METHODS.has(staticPropertyName(expr.callee) ?? '')) return false;
+  const receiver = skipTransparent(expr.callee.object);
+  if (receiver.type === AST_NODE_TYPES.ThisExpression) {
+    const cls = thisClass(expr.callee);
+    return cls?.superClass ? isEventEmitter(resolveReference(sourceCode, cls.superClass)) : false;
+  }
+  return isEventEmitter(getConstruction(sourceCode, receiver)?.ref ?? null);
+}
+
+function isEventEmitter(ref: ModuleRef | null): boolean {
+  return refMatches(ref, 'events') || refMatches(ref, 'events', 'EventEmitter');
 }
 
 /**
- * Closing what the program already holds (`sockets.map((s) => s.close())`) ends work rather than
- * starting it: nothing is sent downstream, and the objects were opened under their own limits.
- * Method names count with a suffix too (`endSession`, `closeAll`), except after `cancel`/`abort`;
- * a function given the item (`this.kill(child)`) only under the plain verb, since
- * `closeTicket(ticket.id)` is a request.
+ * Teardown methods of the objects catalogued libraries build: closing what the program already
+ * holds ends work rather than starting it, and those objects were opened under their own limits.
  */
-const TEARDOWN_METHODS: readonly string[] = [
+const TEARDOWN_BY_MODULE: Readonly<Record<string, readonly string[]>> = {
+  pg: ['end', 'release'],
+  mysql: ['end', 'destroy', 'release'],
+  mysql2: ['end', 'destroy', 'release'],
+  'mysql2/promise': ['end', 'destroy', 'release'],
+  ioredis: ['quit', 'disconnect'],
+  redis: ['quit', 'disconnect', 'destroy', 'close'],
+  mongodb: ['close'],
+  ws: ['close', 'terminate'],
+  worker_threads: ['terminate'],
+  child_process: ['kill'],
+  http: ['close', 'closeAllConnections'],
+  https: ['close', 'closeAllConnections'],
+  net: ['close', 'end', 'destroy'],
+  amqplib: ['close'],
+  bullmq: ['close', 'disconnect'],
+  kafkajs: ['disconnect'],
+  puppeteer: ['close'],
+  playwright: ['close'],
+  'generic-pool': ['drain', 'clear'],
+};
+
+/**
+ * The same verbs, for items nothing is known about: a name guess, flagged as one (see
+ * `namedLikeRegisteredCode` for why it only matters under `strict`). Method names count with a
+ * suffix too (`endSession`, `closeAll`), except after `cancel`/`abort`; a function given the item
+ * (`this.kill(child)`) only under the plain verb, since `closeTicket(ticket.id)` is a request.
+ */
+const TEARDOWN_VERBS: readonly string[] = [
   'close', 'dispose', 'destroy', 'end', 'stop', 'terminate', 'shutdown', 'kill', 'abort', 'cancel', 'disconnect', 'quit', 'unsubscribe',
 ];
 
 /** Verbs that also start requests when they name an object (`cancelOrder`, `abortUpload`): exact names only. */
 const EXACT_ONLY: ReadonlySet<string> = new Set(['cancel', 'abort']);
 
-function isTeardownMethod(name: string): boolean {
-  return TEARDOWN_METHODS.some((verb) => name === verb ||
+function isTeardownVerb(name: string): boolean {
+  return TEARDOWN_VERBS.some((verb) => name === verb ||
     (!EXACT_ONLY.has(verb) && name.startsWith(verb) && /[A-Z_]/.test(name.charAt(verb.length))));
 }
 
-/** A mapper that tears its item down: `(s) => s.close()`, `({ client }) => client.end()`, `function (c) { return c.quit(); }`. */
-export function isTeardown(mapper: TSESTree.Node): boolean {
+/**
+ * A mapper that tears its item down: `(s) => s.close()`, `({ client }) => client.end()`,
+ * `function (c) { return c.quit(); }`. `fact` when the items are objects a catalogued library
+ * built and the method is one of its teardowns; `guess` when only the verb says so.
+ */
+export function teardownOf(ctx: CollectionContext, mapper: TSESTree.Node, collection: TSESTree.Node | null): 'fact' | 'guess' | null {
   const fn = skipTransparent(mapper);
-  if (!isFunctionNode(fn) || !fn.params[0]) return false;
+  if (!isFunctionNode(fn) || !fn.params[0]) return null;
   let body: TSESTree.Node = fn.body;
   if (body.type === AST_NODE_TYPES.BlockStatement) {
     const [only] = body.body;
-    if (body.body.length !== 1 || !only) return false;
+    if (body.body.length !== 1 || !only) return null;
     if (only.type === AST_NODE_TYPES.ReturnStatement && only.argument) body = only.argument;
     else if (only.type === AST_NODE_TYPES.ExpressionStatement) body = only.expression;
-    else return false;
+    else return null;
   }
-  return isTeardownCall(body, patternNames(fn.params[0]));
+  return teardownCall(ctx, body, patternNames(fn.params[0]), collection);
 }
 
 /**
  * `s.close()`, `await s.close()`, `entry.client.end()`, `node.quit().catch(ignore)`, `this.kill(c)`:
- * a call that tears down one of `items` (names bound to the current item).
+ * a call that tears down one of `items` (names bound to the current item of `collection`).
  */
-function isTeardownCall(value: TSESTree.Node, items: ReadonlySet<string>): boolean {
-  if (items.size === 0) return false;
+function teardownCall(ctx: CollectionContext, value: TSESTree.Node, items: ReadonlySet<string>, collection: TSESTree.Node | null): 'fact' | 'guess' | null {
+  if (items.size === 0) return null;
   let call = skipTransparent(value);
   if (call.type === AST_NODE_TYPES.AwaitExpression) call = skipTransparent(call.argument);
   // Look through handlers chained on the teardown: `node.quit().catch(ignore)`.
@@ -776,14 +913,69 @@ function isTeardownCall(value: TSESTree.Node, items: ReadonlySet<string>): boole
     CHAIN_METHODS.has(staticPropertyName(call.callee) ?? '') && skipTransparent(call.callee.object).type === AST_NODE_TYPES.CallExpression) {
     call = skipTransparent(call.callee.object);
   }
-  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
+  if (call.type !== AST_NODE_TYPES.CallExpression) return null;
   const callee = skipTransparent(call.callee);
   const name = callee.type === AST_NODE_TYPES.Identifier ? callee.name
     : callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
-  if (name === null) return false;
-  if (callee.type === AST_NODE_TYPES.MemberExpression && isTeardownMethod(name) && items.has(rootName(callee.object) ?? '')) return true;
+  if (name === null) return null;
+  if (callee.type === AST_NODE_TYPES.MemberExpression && skipTransparent(callee.object).type === AST_NODE_TYPES.Identifier &&
+    items.has(rootName(callee.object) ?? '') && collection) {
+    const module = itemModule(ctx, collection);
+    if (module !== null && (TEARDOWN_BY_MODULE[module] ?? []).includes(name)) return 'fact';
+  }
+  if (callee.type === AST_NODE_TYPES.MemberExpression && isTeardownVerb(name) && items.has(rootName(callee.object) ?? '')) return 'guess';
   const first = call.arguments[0];
-  return TEARDOWN_METHODS.includes(name) && first !== undefined && items.has(rootName(first) ?? '');
+  return TEARDOWN_VERBS.includes(name) && first !== undefined && items.has(rootName(first) ?? '') ? 'guess' : null;
+}
+
+/**
+ * The library every item of `collection` was built by, when the file shows each one: the
+ * elements of its literal and every value it pushes, adds or sets
+ * (`workers.push(new Worker(f))`, `new Map([[id, new Redis()]])` is not followed).
+ */
+function itemModule(ctx: CollectionContext, collection: TSESTree.Node): string | null {
+  let expr = skipTransparent(collection);
+  if (expr.type === AST_NODE_TYPES.CallExpression && expr.callee.type === AST_NODE_TYPES.MemberExpression &&
+    ['values', 'slice', 'filter'].includes(staticPropertyName(expr.callee) ?? '')) {
+    expr = skipTransparent(expr.callee.object);
+  }
+  if (expr.type !== AST_NODE_TYPES.Identifier) return null;
+  const variable = findVariable(ctx.sourceCode, expr);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || def?.type !== 'Variable' || def.node.id !== def.name || !def.node.init) return null;
+  const items: TSESTree.Node[] = [];
+  const init = skipTransparent(def.node.init);
+  if (init.type === AST_NODE_TYPES.NewExpression && init.callee.type === AST_NODE_TYPES.Identifier && init.callee.name === 'Set') {
+    if (init.arguments.length > 0) return null;
+  } else if (init.type === AST_NODE_TYPES.ArrayExpression) {
+    for (const element of init.elements) {
+      if (!element || element.type === AST_NODE_TYPES.SpreadElement) return null;
+      items.push(element);
+    }
+  } else {
+    return null;
+  }
+  for (const reference of variable.references) {
+    if (reference.init) continue;
+    if (reference.isWrite()) return null;
+    const member = reference.identifier.parent;
+    if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== reference.identifier) continue;
+    const method = staticPropertyName(member);
+    const call = member.parent;
+    if ((method === 'push' || method === 'add' || method === 'unshift') && call?.type === AST_NODE_TYPES.CallExpression && call.callee === member) {
+      for (const arg of call.arguments) {
+        if (arg.type === AST_NODE_TYPES.SpreadElement) return null;
+        items.push(arg);
+      }
+    }
+  }
+  let module: string | null = null;
+  for (const item of items) {
+    const ref = getConstruction(ctx.sourceCode, item)?.ref.module ?? null;
+    if (ref === null || (module !== null && module !== ref)) return null;
+    module = ref;
+  }
+  return module;
 }
 
 /** `a` for `a`, `a.b.c`, `a[k]`; null for anything else. */

@@ -5,8 +5,7 @@ import type { CatalogEntry, ConstructionKind } from './catalog';
 import { CONSTRUCTORS, TYPE_NAMES, WRAPPERS } from './catalog';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { refMatches, resolveReference } from './imports';
-import { isModuleSource, lintGeneration, localExport } from './localModules';
-import { bareName } from '../project';
+import { isModuleSource, isProjectSpecifier, lintGeneration, localExport } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -108,18 +107,13 @@ function fromLocalModule(sourceCode: Services, expr: TSESTree.Node): Constructio
   }
   const target = expr.type === AST_NODE_TYPES.CallExpression ? expr.callee : expr;
   const ref = resolveReference(sourceCode, target);
-  if (!ref || !isProjectSpecifier(ref.module)) return undefined;
+  if (!ref || !isProjectSpecifier(sourceCode, ref.module)) return undefined;
   const found = localExport(sourceCode, ref);
   // A module that cannot be read, or a property of an export: read as before, as an unknown value.
   if (!found || found.rest.length > 0) return undefined;
   const { value } = found;
   if (expr.type !== AST_NODE_TYPES.CallExpression) return getConstruction(value.sourceCode, value.node);
   return factoryConstruction(value.sourceCode, value.node);
-}
-
-/** Relative and absolute paths, and `#`, `@/`, `~/` aliases: the specifiers a project's own files use. */
-function isProjectSpecifier(specifier: string): boolean {
-  return bareName(specifier) === null || specifier.startsWith('@/') || specifier.startsWith('~/');
 }
 
 /** What a factory function returns, when every `return` agrees: `getPool()` → the pool. */

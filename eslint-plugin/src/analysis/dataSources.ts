@@ -2,11 +2,12 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
 import { contains, findObjectProperty, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
-import { getCallGraph } from './callGraph';
+import { getCallGraph, resolveImportedFunction } from './callGraph';
 import { annotatedRef, getConstruction } from './construction';
 import { handlerRegistration } from './handlers';
 import type { ModuleRef } from './imports';
 import { refMatches, resolveReference } from './imports';
+import { isProjectSpecifier, localExport } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -158,6 +159,8 @@ function identifierOrigin(ctx: OriginContext, id: TSESTree.Identifier, depth: nu
       }
     } else if (def.type === 'FunctionName' || def.type === 'ClassName') {
       origins.push('declared');
+    } else if (def.type === 'ImportBinding') {
+      origins.push(importedOrigin(ctx, id, depth));
     } else {
       origins.push('unknown');
     }
@@ -282,6 +285,10 @@ function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: nu
   const ref = resolveReference(ctx.sourceCode, callee);
   if (ref && DATA_FUNCTIONS.some((f) => refMatches(ref, f.module, ...f.path))) return capped(call) ? 'capped' : 'data';
   if (isClientCall(ctx, call)) return queryChainCapped(call) ? 'capped' : 'data';
+  // `await listUsers()` or `store.listUsers()` from `./store`, whose body returns a query's rows:
+  // followed into that module.
+  const imported = resolveImportedFunction(ctx.sourceCode, callee);
+  if (imported) return returnOrigin({ sourceCode: imported.sourceCode, filename: imported.file }, imported.fn, depth);
   if (callee.type === AST_NODE_TYPES.MemberExpression) {
     const object = skipTransparent(callee.object);
     const method = staticPropertyName(callee);
@@ -304,6 +311,17 @@ function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: nu
   const target = getCallGraph(ctx.sourceCode).resolveCall(call);
   if (target) return returnOrigin(ctx, target.node, depth);
   return 'unknown';
+}
+
+/** `import { users } from './fixtures'`: what the module that exports it stores in it. */
+function importedOrigin(ctx: OriginContext, id: TSESTree.Identifier, depth: number): ValueOrigin {
+  const ref = resolveReference(ctx.sourceCode, id);
+  const found = ref && isProjectSpecifier(ctx.sourceCode, ref.module) ? localExport(ctx.sourceCode, ref) : null;
+  if (!found || found.rest.length > 0) return 'unknown';
+  const { value } = found;
+  // A function or class exported as a value is the program's own declaration.
+  if (isFunctionNode(value.node) || value.node.type === AST_NODE_TYPES.ClassDeclaration) return 'declared';
+  return valueOrigin({ sourceCode: value.sourceCode, filename: value.file }, value.node, depth);
 }
 
 function returnOrigin(ctx: OriginContext, fn: FunctionNode, depth: number): ValueOrigin {
@@ -333,6 +351,16 @@ function clientRef(ctx: OriginContext, node: TSESTree.Node): ModuleRef | null {
     if (def && (def.type === 'Parameter' || def.type === 'Variable')) {
       const annotated = annotatedRef(ctx.sourceCode, def.name);
       if (annotated && CLIENT_MODULES.has(annotated.ref.module)) return annotated.ref;
+    }
+    // `const client = await pool.connect()`: a connection lent by a client is a client too.
+    if (def?.type === 'Variable' && def.node.id === def.name && def.node.init && def.node.parent.kind === 'const') {
+      let init = skipTransparent(def.node.init);
+      if (init.type === AST_NODE_TYPES.AwaitExpression) init = skipTransparent(init.argument);
+      const callee = init.type === AST_NODE_TYPES.CallExpression ? skipTransparent(init.callee) : null;
+      if (callee?.type === AST_NODE_TYPES.MemberExpression && SINGLE_HANDLE_METHODS.has(staticPropertyName(callee) ?? '')) {
+        const lender = clientRef(ctx, callee.object);
+        if (lender) return lender;
+      }
     }
     // `class User extends Model {}` with `Model` from an ORM: the class is a client of its table.
     if (def?.type === 'ClassName' && def.node.type === AST_NODE_TYPES.ClassDeclaration && def.node.superClass) {

@@ -5,7 +5,7 @@ import { getConstruction, thisClass } from './construction';
 import type { ModuleRef } from './imports';
 import { refMatches, resolveReference } from './imports';
 import { localExport } from './localModules';
-import { isProjectSpecifier } from './moduleFunctions';
+import { isProjectSpecifier } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
 

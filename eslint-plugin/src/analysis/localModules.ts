@@ -1,6 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { importsOf, parsedModule, readText, resolveImport } from '../project';
+import { bareName, importsOf, parsedModule, readText, resolveImport } from '../project';
 import type { ModuleRef } from './imports';
 import { importedModules, normalizeModule } from './imports';
 import { skipTransparent, staticPropertyName } from './ast';
@@ -97,6 +97,19 @@ export interface LocalValue {
   /** The exported expression, binding identifier, or function or class declaration. */
   node: TSESTree.Node;
   file: string;
+}
+
+/**
+ * Whether a specifier names one of the project's own files: relative and absolute paths, and any
+ * alias (tsconfig `paths` such as `@server/…`, package `imports`) the resolver takes to a file
+ * outside node_modules. Asked of the resolver, not read from a prefix.
+ */
+export function isProjectSpecifier(sourceCode: Services, specifier: string): boolean {
+  if (bareName(specifier) === null) return true;
+  const from = sourceFileOf(sourceCode);
+  if (!from || specifier.startsWith('\0')) return false;
+  const resolution = resolveImport(from, specifier);
+  return resolution.kind === 'file' && resolution.local;
 }
 
 /** Re-exports (`export * from`, `export { x } from`) followed at most this deep: barrels nest a few levels. */

@@ -4,8 +4,7 @@ import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
 import type { ModuleRef } from './imports';
 import { importedModules, resolveReference } from './imports';
-import { localExport, sourceFileOf } from './localModules';
-import { bareName, resolveImport } from '../project';
+import { isProjectSpecifier, localExport, sourceFileOf } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -21,18 +20,6 @@ export interface ModuleFunction {
 /** Imports followed from module to module (`export { send } from './mailer'` aside, which localExport follows). */
 const MAX_HOPS = 3;
 
-/**
- * Does `specifier`, imported by the file of `sourceCode`, name one of the project's own files?
- * Relative and absolute paths do; anything else (a tsconfig `paths` alias such as `@server/…`, a
- * workspace package) is asked of the resolver, which says whether it lands outside `node_modules`.
- */
-export function isProjectSpecifier(sourceCode: Services, specifier: string): boolean {
-  if (bareName(specifier) === null) return true;
-  const from = sourceFileOf(sourceCode);
-  if (!from || specifier.startsWith('\0')) return false;
-  const resolution = resolveImport(from, specifier);
-  return resolution.kind === 'file' && resolution.local;
-}
 
 const localImportCache = new WeakMap<object, boolean>();
 

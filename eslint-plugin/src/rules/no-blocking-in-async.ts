@@ -26,6 +26,7 @@ import {
   mentionsClock,
   normalizeModule,
   processRole,
+  reachableModules,
   resolveCalleeFunction,
   roleGlobs,
   skipTransparent,
@@ -116,7 +117,9 @@ export default createRule<Options, MessageId>({
     const checkSettings = (program: TSESTree.Program): void => {
       for (const problem of problems) context.report({ node: program, messageId: 'invalidSetting', data: { problem } });
     };
-    if (!typed && !mayBlock(sourceCode, blocking)) return problems.length > 0 ? { Program: checkSettings } : {};
+    if (!typed && !mayBlock(sourceCode, blocking) && !mayBlockInLocalModules(sourceCode, blocking)) {
+      return problems.length > 0 ? { Program: checkSettings } : {};
+    }
     const checkHelpers = options.checkHelpers !== false;
     let chains: ReturnType<typeof createChainAnalysis> | null = null;
     const chainAnalysis = (): ReturnType<typeof createChainAnalysis> =>
@@ -124,6 +127,8 @@ export default createRule<Options, MessageId>({
     const filename = context.filename;
     const strict = isStrict(context);
     const handlersPossible = mayRegisterHandlers(sourceCode, filename);
+    // Blocking that lives in one of the project's modules, reached through a helper it exports.
+    const blockingReachable = checkHelpers && mayBlockInLocalModules(sourceCode, blocking);
 
     /**
      * Where `node` runs when other work waits on it: async code, or a function a server framework
@@ -202,6 +207,8 @@ export default createRule<Options, MessageId>({
     }
 
     function checkHelperCall(call: TSESTree.CallExpression, ctx: RunContext): void {
+      // `templates ??= loadTemplates()`: the helper runs once per process, whatever it does.
+      if (isOncePerProcess(sourceCode, call)) return;
       const target = resolveCalleeFunction(sourceCode, call.callee);
       let chain: BlockingChain | null = null;
       let callee: string | null = null;
@@ -210,13 +217,17 @@ export default createRule<Options, MessageId>({
         if (target === skipTransparent(call.callee) || !isPlainSync(target)) return;
         chain = chainAnalysis().helperChain(target);
         callee = functionName(target) ?? 'function';
-      } else if (typed) {
-        chain = chainAnalysis().typedChain(call);
+      } else {
+        // A helper exported by one of the project's modules: its chain, in that module's files.
+        chain = blockingReachable ? chainAnalysis().importedChain(call) : null;
+        if (!chain && typed) {
+          chain = chainAnalysis().typedChain(call);
+          if (chain) chain = { links: chain.links.slice(1) };
+        }
         callee = chain ? calleeText(call) : null;
-        if (chain) chain = { links: chain.links.slice(1) };
       }
       if (!chain || callee === null || chain.links.length === 0) return;
-      const evidence = chain.links.flatMap((l) => (l.node ? [evidenceAt(l.node, l.text)] : []));
+      const evidence = chain.links.flatMap((l) => (l.node ? [evidenceAt(l.node, l.text, l.path)] : []));
       report(call, 'blockingHelper', ctx, { callee, chain: describeChain(chain) }, evidence);
     }
 
@@ -243,7 +254,7 @@ export default createRule<Options, MessageId>({
     }
 
     function checkHelperCalls(): void {
-      if (!blockingOutsideAsync && !typed) return;
+      if (!blockingOutsideAsync && !typed && !blockingReachable) return;
       for (const { call, ctx } of helperCalls) checkHelperCall(call, ctx);
     }
 
@@ -319,6 +330,18 @@ function mayBlock(sourceCode: Readonly<TSESLint.SourceCode>, options: BlockingOp
   if (options.blockingCalls.some((e) => modules.has(normalizeModule(e.module).module))) return true;
   if (mentionsClock(sourceCode)) return true;
   return sourceCode.text.includes('Atomics');
+}
+
+/**
+ * A blocking module (or a declared one) imported by one of the project's modules this file
+ * imports, two levels deep: `saveDb()` from `./store` may block although this file imports no `fs`.
+ */
+function mayBlockInLocalModules(sourceCode: Readonly<TSESLint.SourceCode>, options: BlockingOptions): boolean {
+  const own = importedModules(sourceCode);
+  const reached = reachableModules(sourceCode);
+  if (reached.size === own.size) return false;
+  for (const m of reached) if (!own.has(m) && BLOCKING_MODULES.has(m)) return true;
+  return options.blockingCalls.some((e) => { const m = normalizeModule(e.module).module; return !own.has(m) && reached.has(m); });
 }
 
 /** Async code, or a function a server framework runs per request (then `registration` says how). */

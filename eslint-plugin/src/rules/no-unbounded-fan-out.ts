@@ -3,8 +3,8 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CollectionContext, FanOut, TextEdit, ValueOrigin } from '../analysis';
 import {
   collectionSize, constNumber, createCollectionTypes, defaultImport, describeFanOut, findObjectProperty, fitsPMap,
-  freeName, importedModules, isFunctionNode, isGlobalName, isSerializedWork, isTeardown, limitedMapper, limitedValue, limiterDeclaration, mapperWork,
-  nearestDependencies, refMatches, resolveReference, skipTransparent, soleBatch, statementAnchor, staticPropertyName, valueOrigin,
+  freeName, importedModules, isFunctionNode, isGlobalName, isSerializedWork, limitedMapper, limitedValue, limiterDeclaration, mapperWork,
+  nearestDependencies, refMatches, resolveReference, skipTransparent, soleBatch, statementAnchor, staticPropertyName, teardownOf, valueOrigin,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -109,6 +109,9 @@ export default createRule<Options, MessageId>({
       if (fanOut.work && isSerializedWork(sourceCode, fanOut.work)) return false;
       const origin = originOf(fanOut);
       if (origin === 'capped') return false;
+      // A name guess (`this.plugins`, `s.closeAll()`) speaks only for values nothing else is
+      // known about, which only strict reports; a collection of rows is reported whatever it is called.
+      if (fanOut.guess && origin !== 'data') return false;
       return origin === 'data' || strict;
     }
 
@@ -263,10 +266,11 @@ export default createRule<Options, MessageId>({
       if (prop && constNumber(sourceCode, prop.value) !== Infinity) return;
       const size = collectionSize(collections(), input);
       if (size.kind === 'bounded' && size.count <= maxElements) return;
-      if (mapperWork(collections(), mapper) !== 'async' || isTeardown(mapper)) return;
-      if (isSerializedWork(sourceCode, mapper)) return;
+      if (mapperWork(collections(), mapper) !== 'async') return;
+      const teardown = teardownOf(collections(), mapper, input);
+      if (teardown === 'fact' || isSerializedWork(sourceCode, mapper)) return;
       const origin = valueOrigin(originContext, input);
-      if (origin === 'capped' || (origin !== 'data' && !strict) || insideReportedFanOut(call)) return;
+      if (origin === 'capped' || (origin !== 'data' && (!strict || teardown === 'guess')) || insideReportedFanOut(call)) return;
       const edit: TextEdit = prop
         ? { range: prop.value.range, text: concurrency }
         : options
