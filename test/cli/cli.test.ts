@@ -377,12 +377,13 @@ describe('helpers from the project\'s own modules', () => {
 });
 
 describe('--type-aware', () => {
-  it('finds the cross-file orphaned promise that the syntactic run does not', () => {
+  it('finds the cross-file orphaned promise with types as without them (module summaries), and types drop nothing', () => {
     const plain = json(['samples/src/scheduler.ts']);
     const typed = json(['samples/src/scheduler.ts', '--type-aware']);
     const count = (reports: JsonReport[]): number => byRule(reports).get('async-hazards/no-orphaned-promise') ?? 0;
     assert.equal(typed.status, 1);
-    assert.ok(count(typed.reports) > count(plain.reports), `${count(typed.reports)} vs ${count(plain.reports)}`);
+    assert.ok(count(plain.reports) >= 1, 'the imported async function is read in its module');
+    assert.ok(count(typed.reports) >= count(plain.reports), `${count(typed.reports)} vs ${count(plain.reports)}`);
   });
 
   it('falls back to syntactic linting with a warning when no tsconfig covers a file', () => {

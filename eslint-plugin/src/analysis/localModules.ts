@@ -1,6 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { bareName, importsOf, parsedModule, readText, resolveImport } from '../project';
+import { isBuiltin } from 'node:module';
+import { bareName, declaresDependency, importRecords, parsedModule, readText, resolveImport } from '../project';
 import type { ModuleRef } from './imports';
 import { importedModules, normalizeModule } from './imports';
 import { skipTransparent, staticPropertyName } from './ast';
@@ -74,6 +75,22 @@ function tools(): NonNullable<typeof loaded> {
  * tokens and comments like the linted file's. Null when the project layer cannot parse it.
  */
 export function moduleSourceCode(file: string): Services | null {
+  // Within one lint the answer cannot change, and asking the parse cache hashes the whole text.
+  if (memoGeneration !== generation) {
+    memo.clear();
+    memoGeneration = generation;
+  }
+  const known = memo.get(file);
+  if (known !== undefined) return known;
+  const sourceCode = buildModuleSourceCode(file);
+  memo.set(file, sourceCode);
+  return sourceCode;
+}
+
+const memo = new Map<string, Services | null>();
+let memoGeneration = -1;
+
+function buildModuleSourceCode(file: string): Services | null {
   const parsed = parsedModule(file);
   if (!parsed) return null;
   let sourceCode = built.get(parsed.program);
@@ -105,9 +122,12 @@ export interface LocalValue {
  * outside node_modules. Asked of the resolver, not read from a prefix.
  */
 export function isProjectSpecifier(sourceCode: Services, specifier: string): boolean {
-  if (bareName(specifier) === null) return true;
+  const name = bareName(specifier);
+  if (name === null) return true;
   const from = sourceFileOf(sourceCode);
-  if (!from || specifier.startsWith('\0')) return false;
+  if (!from || specifier.startsWith('\0') || isBuiltin(specifier)) return false;
+  // A declared dependency is a package: asking the resolver, from every folder, costs more than the lint.
+  if (declaresDependency(from, name)) return false;
   const resolution = resolveImport(from, specifier);
   return resolution.kind === 'file' && resolution.local;
 }
@@ -266,8 +286,7 @@ export function reachableModules(sourceCode: Services): ReadonlySet<string> {
   const from = sourceFileOf(sourceCode);
   if (from) {
     const seen = new Set<string>([from]);
-    const first = importsOf(from, sourceCode.ast, sourceCode.text).filter((r) => !r.typeOnly).map((r) => r.specifier);
-    let frontier = localTargets(from, first, seen, modules);
+    let frontier = localTargets(from, runtimeSpecifiers(sourceCode), seen, modules);
     for (let depth = 0; depth < REACH_DEPTH && frontier.length > 0; depth++) {
       const next: string[] = [];
       for (const file of frontier) {
@@ -283,10 +302,18 @@ export function reachableModules(sourceCode: Services): ReadonlySet<string> {
   return modules;
 }
 
-/** Adds the packages among `specifiers` to `modules`; returns the project files not seen yet. */
+/**
+ * Adds the packages among `specifiers` to `modules`; returns the project files not seen yet. Only
+ * paths and `#`, `@/`, `~/` aliases are resolved: resolving every package name from every folder
+ * cost more than the rules it gates, and these answers only decide whether a rule runs.
+ */
 function localTargets(from: string, specifiers: readonly string[], seen: Set<string>, modules: Set<string>): string[] {
   const out: string[] = [];
   for (const specifier of specifiers) {
+    if (!looksLocal(specifier)) {
+      modules.add(normalizeModule(specifier).module);
+      continue;
+    }
     const resolution = resolveImport(from, specifier);
     if (resolution.kind !== 'file' || !resolution.local) {
       modules.add(normalizeModule(specifier).module);
@@ -295,6 +322,35 @@ function localTargets(from: string, specifiers: readonly string[], seen: Set<str
     if (seen.has(resolution.path) || seen.size >= MAX_REACHED) continue;
     seen.add(resolution.path);
     out.push(resolution.path);
+  }
+  return out;
+}
+
+function looksLocal(specifier: string): boolean {
+  return bareName(specifier) === null || specifier.startsWith('@/') || specifier.startsWith('~/');
+}
+
+const runtimeCache = new WeakMap<object, readonly string[]>();
+
+/** The specifiers the linted file imports at run time (type-only imports left out). */
+function runtimeSpecifiers(sourceCode: Services): readonly string[] {
+  let found = runtimeCache.get(sourceCode);
+  if (!found) {
+    found = importRecords(sourceCode.ast, sourceCode.text).filter((r) => !r.typeOnly).map((r) => r.specifier);
+    runtimeCache.set(sourceCode, found);
+  }
+  return found;
+}
+
+/** The project files the linted file imports at run time, by path or `#`, `@/`, `~/` alias. */
+export function localImportFiles(sourceCode: Services): string[] {
+  const from = sourceFileOf(sourceCode);
+  if (!from) return [];
+  const out: string[] = [];
+  for (const specifier of runtimeSpecifiers(sourceCode)) {
+    if (!looksLocal(specifier)) continue;
+    const resolution = resolveImport(from, specifier);
+    if (resolution.kind === 'file' && resolution.local) out.push(resolution.path);
   }
   return out;
 }

@@ -2,7 +2,7 @@ import { isBuiltin } from 'node:module';
 import type { ParserServices, TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type * as TS from 'typescript';
-import { importsOf, readText, resolveImport } from '../project';
+import { readText, resolveImport } from '../project';
 import type { ModuleExport } from '../util/settings';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
@@ -11,7 +11,7 @@ import { getCallGraph } from './callGraph';
 import { getConstruction } from './construction';
 import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
-import { localExport, sourceFileOf } from './localModules';
+import { localExport, localImportFiles, sourceFileOf } from './localModules';
 import { askChecker } from './typeQueries';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -113,10 +113,7 @@ function reachesLocalSleep(sourceCode: Services): boolean {
   let found = false;
   if (from) {
     const seen = new Set<string>([from]);
-    const first = importsOf(from, sourceCode.ast, sourceCode.text)
-      .filter((r) => !r.typeOnly && r.resolution.kind === 'file' && r.resolution.local)
-      .map((r) => (r.resolution.kind === 'file' ? r.resolution.path : ''));
-    let frontier = unseen(first, seen);
+    let frontier = unseen(localImportFiles(sourceCode), seen);
     for (let hop = 0; hop < MAX_MODULE_HOPS && frontier.length > 0 && !found; hop++) {
       const next: string[] = [];
       for (const file of frontier) {

@@ -28,6 +28,7 @@ export { invalidate, isReadCurrent, overlaidPaths, readText, setOverlay, withRea
 export type { ResolvedImport } from './importIndex';
 export { importersOf, importsOf } from './importIndex';
 export type { ImportRecord } from './importRecords';
+export { importRecords } from './importRecords';
 export type { ParsedModule } from './modules';
 export { moduleCacheStats, parsedModule } from './modules';
 export type { DependencyVersion, PackageDependencies, PackageFacts } from './packages';
