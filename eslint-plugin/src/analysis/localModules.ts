@@ -326,6 +326,18 @@ function localTargets(from: string, specifiers: readonly string[], seen: Set<str
   return out;
 }
 
+/** The project files a module's text imports, by path or `#`, `@/`, `~/` alias, without parsing it. */
+export function scannedLocalImports(file: string, text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(SPECIFIER)) {
+    const specifier = match[1] as string;
+    if (!looksLocal(specifier)) continue;
+    const resolution = resolveImport(file, specifier);
+    if (resolution.kind === 'file' && resolution.local) out.push(resolution.path);
+  }
+  return out;
+}
+
 function looksLocal(specifier: string): boolean {
   return bareName(specifier) === null || specifier.startsWith('@/') || specifier.startsWith('~/');
 }

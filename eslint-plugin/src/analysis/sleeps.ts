@@ -2,7 +2,7 @@ import { isBuiltin } from 'node:module';
 import type { ParserServices, TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type * as TS from 'typescript';
-import { readText, resolveImport } from '../project';
+import { readText } from '../project';
 import type { ModuleExport } from '../util/settings';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
@@ -11,7 +11,7 @@ import { getCallGraph } from './callGraph';
 import { getConstruction } from './construction';
 import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
-import { localExport, localImportFiles, sourceFileOf } from './localModules';
+import { localExport, localImportFiles, scannedLocalImports, sourceFileOf } from './localModules';
 import { askChecker } from './typeQueries';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -123,7 +123,7 @@ function reachesLocalSleep(sourceCode: Services): boolean {
           found = true;
           break;
         }
-        if (hop + 1 < MAX_MODULE_HOPS) next.push(...unseen(localSpecifiers(file, text), seen));
+        if (hop + 1 < MAX_MODULE_HOPS) next.push(...unseen(scannedLocalImports(file, text), seen));
       }
       frontier = next;
     }
@@ -133,18 +133,6 @@ function reachesLocalSleep(sourceCode: Services): boolean {
 }
 
 const SLEEP_PACKAGE_TEXT = /['"](?:delay|p-retry|async-retry|exponential-backoff|promise-retry)['"]/;
-/** `from './x'`, `import('./x')`, `require('../x')`, and `@/`, `~/`, `#` aliases. */
-const LOCAL_SPECIFIER = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"]((?:\.{1,2}\/|[@~]\/|#)[^'"\n]*)['"]/g;
-
-function localSpecifiers(file: string, text: string): string[] {
-  const out: string[] = [];
-  for (const match of text.matchAll(LOCAL_SPECIFIER)) {
-    const resolution = resolveImport(file, match[1] as string);
-    if (resolution.kind === 'file' && resolution.local) out.push(resolution.path);
-  }
-  return out;
-}
-
 function unseen(files: readonly string[], seen: Set<string>): string[] {
   const out: string[] = [];
   for (const file of files) {

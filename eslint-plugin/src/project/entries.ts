@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { currentEpoch, isFile, listDirectory, readText } from './fileSystem';
 import { Lru } from './lru';
 import type { PackageFacts } from './packages';
-import { nearestPackage } from './packages';
+import { isRecord, nearestPackage, parseJson } from './packages';
 import { bareName, resolveImport } from './resolve';
 
 /**
@@ -503,20 +503,6 @@ export function matchesGlob(file: string, glob: string): boolean {
 function strings(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
-function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    // A broken manifest or config says nothing; the lint goes on.
-    return null;
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Forgets every package graph and file scan (tests). */

@@ -206,8 +206,8 @@ function stringsOf(value: unknown): Record<string, string> {
   return out;
 }
 
-/** A broken manifest is the user's to fix; the lint run must go on, so it reads as "says nothing". */
-function parseJson(text: string | null): unknown {
+/** A broken manifest or config is the user's to fix; the lint run must go on, so it reads as "says nothing". */
+export function parseJson(text: string | null): unknown {
   if (text === null) return null;
   try {
     return JSON.parse(text) as unknown;
@@ -216,7 +216,7 @@ function parseJson(text: string | null): unknown {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

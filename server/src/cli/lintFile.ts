@@ -74,8 +74,9 @@ export function createFileLinter(setup: LinterSetup, fix: { write: boolean; dryR
   };
 }
 
-async function lintOne(linter: AsyncHazardsLinter, job: LintJob, fix: { write: boolean; dryRun: boolean }): Promise<FileOutcome> {
-  const outcome: FileOutcome = {
+/** An outcome with nothing found yet, filled in by whoever linted (or lost) the file. */
+export function emptyOutcome(job: LintJob): FileOutcome {
+  return {
     index: job.index,
     filePath: job.filePath,
     messages: [],
@@ -88,6 +89,10 @@ async function lintOne(linter: AsyncHazardsLinter, job: LintJob, fix: { write: b
     notices: [],
     readError: null,
   };
+}
+
+async function lintOne(linter: AsyncHazardsLinter, job: LintJob, fix: { write: boolean; dryRun: boolean }): Promise<FileOutcome> {
+  const outcome = emptyOutcome(job);
   let text: string;
   try {
     text = await fs.readFile(job.filePath, 'utf8');

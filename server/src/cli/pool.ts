@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FileLinter, FileOutcome, LintJob, LinterSetup } from './lintFile';
+import { emptyOutcome } from './lintFile';
 
 /** What a worker is started with (plain data: it is cloned into the thread). */
 export interface WorkerSetup {
@@ -200,17 +201,5 @@ export function runOnThreads(local: FileLinter, setup: WorkerSetup, source: JobS
 }
 
 function lostOutcome(job: LintJob, reason: string): FileOutcome {
-  return {
-    index: job.index,
-    filePath: job.filePath,
-    messages: [],
-    fromCache: false,
-    cacheHash: null,
-    reads: [],
-    output: null,
-    skipped: null,
-    crashedRules: [],
-    notices: [{ kind: 'internalError', filePath: job.filePath, detail: `the lint worker stopped: ${reason}` }],
-    readError: null,
-  };
+  return { ...emptyOutcome(job), notices: [{ kind: 'internalError', filePath: job.filePath, detail: `the lint worker stopped: ${reason}` }] };
 }
