@@ -310,6 +310,7 @@ export class LintService {
       trusted,
       linter: createLinter({
         cwd: folderPath,
+        nativeParser: true,
         trusted,
         onNotice: (notice) => this.onNotice(folder, notice),
         openDocuments: () => this.openDocuments(),
