@@ -41,6 +41,9 @@
  *   its `setOverlay`, called here before each run, never through ESLint settings. With it, each
  *   run also records the file's imports in the project layer's import index (`importersOf`).
  *   `syncOverlays(documents)` lays them at once (the server, when a document changes or closes).
+ * - `nativeParser` (an option, the language server's): the syntactic path parses with oxc's native
+ *   parser where its binding loads (nativeParser.ts), each file it cannot serve exactly as
+ *   `@typescript-eslint/parser` would going to that parser; `LintResult.parsedBy` says which parsed.
  * - `LintResult.reads`: every file the project layer read for the run (the plugin's read log:
  *   path and content hash, `file`/`directory` for a stat, or `missing`). The result holds while
  *   each read does (`isReadCurrent`); ESLint's own reading of the linted text is not in it.
