@@ -41,6 +41,30 @@ function jitiFiles(outdir) {
   }));
 }
 
+/**
+ * oxc's parser, which the language server's syntactic path loads at run time with `require`: its
+ * JavaScript and the native bindings installed here (this machine's platform), next to the bundle
+ * in `node_modules`. On any other platform no binding loads and the server parses with
+ * @typescript-eslint/parser, as it does when oxc is missing altogether.
+ */
+function oxcFiles(outdir) {
+  const oxcRoot = path.dirname(require.resolve('oxc-parser/package.json'));
+  const files = ['package.json', 'LICENSE', ...listFiles(path.join(oxcRoot, 'src-js')).map((f) => path.join('src-js', f)).filter((f) => f.endsWith('.js') || f.endsWith('.cjs'))];
+  const out = files.map((file) => ({ from: path.join(oxcRoot, file), to: path.join(outdir, 'node_modules', 'oxc-parser', file) }));
+  const scope = path.join(path.dirname(oxcRoot), '@oxc-parser');
+  const bindings = fs.existsSync(scope) ? fs.readdirSync(scope).filter((name) => name.startsWith('binding-')) : [];
+  for (const binding of bindings) {
+    for (const file of fs.readdirSync(path.join(scope, binding)).filter((f) => f === 'package.json' || f.endsWith('.node'))) {
+      out.push({ from: path.join(scope, binding, file), to: path.join(outdir, 'node_modules', '@oxc-parser', binding, file) });
+    }
+  }
+  return out;
+}
+
+function listFiles(dir) {
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+}
+
 /** The rule docs, for "Show documentation" and hover, readable offline. */
 function ruleDocs(outdir) {
   if (!fs.existsSync(pluginDocs)) return [];
@@ -61,8 +85,8 @@ const nodeBundle = {
   // TypeScript parser (closures per node) about 2× slower.
   logLevel: 'warning',
   // ESLint's TypeScript config loader, imported at run time from node_modules/jiti next to the
-  // bundle (copied there by jitiFiles).
-  external: ['jiti', 'jiti/*'],
+  // bundle (copied there by jitiFiles); oxc's parser, ESM with a native binding (oxcFiles).
+  external: ['jiti', 'jiti/*', 'oxc-parser'],
 };
 
 /**
@@ -81,6 +105,7 @@ export const targets = [
       ...typescriptLibFiles(path.join(root, 'server/dist')),
       ...ruleDocs(path.join(root, 'server/dist')),
       ...jitiFiles(path.join(root, 'server/dist')),
+      ...oxcFiles(path.join(root, 'server/dist')),
     ],
   },
   {
@@ -112,6 +137,7 @@ export const targets = [
       ...typescriptLibFiles(path.join(root, 'client/dist')),
       ...ruleDocs(path.join(root, 'client/dist')),
       ...jitiFiles(path.join(root, 'client/dist')),
+      ...oxcFiles(path.join(root, 'client/dist')),
     ],
   },
 ];

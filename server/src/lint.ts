@@ -41,6 +41,9 @@
  *   its `setOverlay`, called here before each run, never through ESLint settings. With it, each
  *   run also records the file's imports in the project layer's import index (`importersOf`).
  *   `syncOverlays(documents)` lays them at once (the server, when a document changes or closes).
+ * - `nativeParser` (an option, the language server's): the syntactic path parses with oxc's native
+ *   parser where its binding loads (nativeParser.ts), each file it cannot serve exactly as
+ *   `@typescript-eslint/parser` would going to that parser; `LintResult.parsedBy` says which parsed.
  * - `LintResult.reads`: every file the project layer read for the run (the plugin's read log:
  *   path and content hash, `file`/`directory` for a stat, or `missing`). The result holds while
  *   each read does (`isReadCurrent`); ESLint's own reading of the linted text is not in it.
@@ -57,6 +60,8 @@ import type { ProcessRole } from 'eslint-plugin-async-hazards/role';
 import { processRole } from 'eslint-plugin-async-hazards/role';
 import type { Preset, RuleName, RuleSeverities, TypeAwareMode } from './settings';
 import { DEFAULT_SETTINGS, RULE_NAMES } from './settings';
+import type { NativeParser } from './nativeParser';
+import { loadNativeParser } from './nativeParser';
 import { ProjectFileFinder, isProjectServiceFailure } from './typeAware';
 import type { WorkspaceRuleConfig } from './workspaceConfig';
 import { WorkspaceConfigReader } from './workspaceConfig';
@@ -115,6 +120,12 @@ export interface CreateLinterOptions {
    * edits; a document no longer listed falls back to its saved file.
    */
   openDocuments?: () => Iterable<OpenDocument>;
+  /**
+   * Parse the syntactic path with oxc's native parser where its binding loads (the language
+   * server). Each file it cannot serve exactly as `@typescript-eslint/parser` would (a syntax
+   * error, JSX, a hashbang) is parsed by that parser instead; type-aware runs always are.
+   */
+  nativeParser?: boolean;
 }
 
 export interface OpenDocument {
@@ -162,6 +173,8 @@ export interface LintResult {
   crashedRules: string[];
   /** What the project layer read to lint this text; empty when nothing was linted. */
   reads: FileRead[];
+  /** Which parser parsed the text (absent when nothing was linted). */
+  parsedBy?: 'oxc' | 'typescript-eslint';
   durationMs: number;
 }
 
@@ -273,6 +286,13 @@ function withPreset(shared: unknown, preset: Preset | undefined): unknown {
 // The recommended config's parser: the server needs no parser of its own.
 const parser = nonNull(plugin.configs.recommended.languageOptions?.parser, 'recommended config has a parser') as Linter.Parser;
 
+/** Loaded once per process, at the first linter that asks; null when no binding loads here. */
+let nativeParser: NativeParser | null | undefined;
+function sharedNativeParser(): NativeParser | null {
+  if (nativeParser === undefined) nativeParser = loadNativeParser(parser);
+  return nativeParser;
+}
+
 class LintCore implements AsyncHazardsLinter {
   private readonly linters = new Map<string, Linter>();
   private readonly projects = new ProjectFileFinder();
@@ -285,8 +305,11 @@ class LintCore implements AsyncHazardsLinter {
   private readonly configCache = new Map<string, Linter.Config[]>();
   /** Rules that threw during the `verify` under way (it is synchronous, so one list serves). */
   private crashes: RuleCrash[] = [];
+  /** The syntactic path's parser: oxc's when asked for and loaded, else typescript-eslint's. */
+  private readonly native: NativeParser | null;
 
   constructor(private readonly options: CreateLinterOptions) {
+    this.native = options.nativeParser ? sharedNativeParser() : null;
     this.workspace = new WorkspaceConfigReader(options.trusted ?? false, options.configFile);
     this.plugin = isolateCrashes(options.plugin ?? testPlugin() ?? (plugin as unknown as PluginLike), (crash) => this.crashes.push(crash));
   }
@@ -450,7 +473,7 @@ class LintCore implements AsyncHazardsLinter {
       {
         files: LINTED_FILES,
         plugins: { [alias]: this.plugin as unknown as NonNullable<Linter.Config['plugins']>[string] },
-        languageOptions: { parser, parserOptions },
+        languageOptions: { parser: typed ? parser : this.syntacticParser(), parserOptions },
         linterOptions: { reportUnusedDisableDirectives: 'off', reportUnusedInlineConfigs: 'off' },
         settings: sharedSettings === undefined ? {} : { 'async-hazards': sharedSettings },
         rules: configuredRules,
@@ -489,7 +512,11 @@ class LintCore implements AsyncHazardsLinter {
 
   private syntacticTwin(plan: RunPlan): Linter.Config[] {
     const [first] = plan.config;
-    return [{ ...first, languageOptions: { parser, parserOptions: { jsDocParsingMode: 'none', loggerFn: false } } }];
+    return [{ ...first, languageOptions: { parser: this.syntacticParser(), parserOptions: { jsDocParsingMode: 'none', loggerFn: false } } }];
+  }
+
+  private syntacticParser(): Linter.Parser {
+    return this.native?.parser ?? parser;
   }
 
   /** One pass under the project layer's read log, which becomes `result.reads`. */
@@ -515,7 +542,9 @@ class LintCore implements AsyncHazardsLinter {
   /** One ESLint pass; a rule that threw is left out of the messages (see `isolateCrashes`). */
   private verifyOnce(text: string, filePath: string, plan: RunPlan, result: LintResult): Linter.LintMessage[] {
     this.crashes = [];
+    if (this.native) this.native.lastParse = null;
     const messages = this.linterFor(filePath).verify(text, plan.config, { filename: filePath });
+    result.parsedBy = !plan.typed && this.native?.lastParse?.by === 'native' ? 'oxc' : 'typescript-eslint';
     const crashed = this.takeCrashes(result);
     if (crashed.length === 0) return messages;
     const dropped = new Set(crashed.map((name) => `${plan.alias}/${name}`));

@@ -285,7 +285,7 @@ export class LintService {
     const report: DocumentReport = { resultId, version: target.version, diagnostics: result.messages.map((m) => toDiagnostic(m, target)) };
     this.reports.set(uri, report);
     if (this.documents.get(uri)) this.reads.set(uri, new Map(result.reads.map((read) => [read.path, read])));
-    this.status({ state: 'ready', uri, version: target.version, lastLintMs: Math.round(result.durationMs * 100) / 100, lastLintAt: new Date().toISOString(), typeAware: result.typeAware });
+    this.status({ state: 'ready', uri, version: target.version, lastLintMs: Math.round(result.durationMs * 100) / 100, lastLintAt: new Date().toISOString(), typeAware: result.typeAware, ...(result.parsedBy ? { parser: result.parsedBy } : {}) });
     return report;
   }
 
@@ -310,6 +310,7 @@ export class LintService {
       trusted,
       linter: createLinter({
         cwd: folderPath,
+        nativeParser: true,
         trusted,
         onNotice: (notice) => this.onNotice(folder, notice),
         openDocuments: () => this.openDocuments(),

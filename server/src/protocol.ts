@@ -40,6 +40,8 @@ export interface StatusParams {
   lastLintAt?: string;
   /** Whether the last lint used type information. */
   typeAware?: boolean;
+  /** Which parser parsed the last linted text: oxc's native one, or @typescript-eslint/parser. */
+  parser?: 'oxc' | 'typescript-eslint';
 }
 
 /** Server → client: what the server is doing. */
