@@ -1,8 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import type { CallPattern, PromiseArrayOrigin, PromiseOrigin, UnhandledPolicy } from '../analysis';
+import type { CallPattern, FunctionNode, PromiseArrayOrigin, PromiseOrigin, UnhandledPolicy } from '../analysis';
 import {
-  asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forOfRewrite,
+  asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forOfRewrite,
   functionCannotThrow, getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isFunctionNode, isPromiseHandled,
   isExecutorGuarded, isRejectionGuarded, isVariableRead, mapForOfRewrite, matchesAllowList, mayRegisterHandlers,
   promiseArrayOrigin, promiseCanReject, promiseOrigin, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
@@ -98,6 +98,8 @@ export default createRule<Options, MessageId>({
      * promise's failure is then seen, and `recommended` leaves it to `strict`. Not for what costs
      * more than the rejection (a request never answered, a promise that never settles, an order).
      */
+    /** An async callback that can reject: at run time (`recommended`), or at all (`strict`). */
+    const callbackRejects = (fn: FunctionNode): boolean => strict ? !functionCannotThrow(fn, sourceCode) : asyncBodyRejection(sourceCode, fn) !== null;
     const processLogs = (): boolean => !strict && (policy ??= unhandledPolicy(context.filename)).kind === 'logs';
 
     /** The origin of a promise that needs looking after, or null (not a promise, handled chain, allowed call). */
@@ -105,7 +107,8 @@ export default createRule<Options, MessageId>({
       const origin = promiseOrigin(sourceCode, node, types);
       // A handled chain, an async function (here or imported) whose body is guarded by `try/catch`,
       // `Promise.allSettled(…).finally(…)`: nothing can reject. The same guard clears a listener.
-      if (!origin || !promiseCanReject(sourceCode, node, origin)) return null;
+      // `recommended` asks whether it rejects at run time: an `await` or `throw` outside any try.
+      if (!origin || !promiseCanReject(sourceCode, node, origin, !strict)) return null;
       const expr = skipTransparent(node);
       if (expr.type === AST_NODE_TYPES.CallExpression && matchesAllowList(sourceCode, expr, allowedCalls)) return null;
       return origin;
@@ -245,7 +248,7 @@ export default createRule<Options, MessageId>({
       if (!registration) return;
       const first = registration.callbackIndex;
       for (const arg of call.arguments.slice(first)) {
-        if (!isFunctionNode(arg) || !arg.async || settled.has(arg) || functionCannotThrow(arg, sourceCode)) continue;
+        if (!isFunctionNode(arg) || !arg.async || settled.has(arg) || !callbackRejects(arg)) continue;
         if (matchesAllowList(sourceCode, call, allowedCallbacks) || processLogs()) return;
         recordEvidence(context, arg, 'asyncCallbackIgnored', [evidenceAt(call, `registered with ${registration.name}`)]);
         context.report({ node: arg, messageId: 'asyncCallbackIgnored', data: { name: registration.name } });
@@ -265,7 +268,7 @@ export default createRule<Options, MessageId>({
         const verdict = handlerPromiseVerdict(sourceCode, context.filename, arg);
         if (!verdict) continue;
         settled.add(arg);
-        if (verdict.policy === 'handles' || isRejectionGuarded(arg)) continue;
+        if (verdict.policy === 'handles' || isRejectionGuarded(arg) || (!strict && asyncBodyRejection(sourceCode, arg) === null)) continue;
         const framework = verdict.framework === 'express' ? 'Express' : verdict.framework;
         recordEvidence(context, arg, 'frameworkIgnoresPromise', [evidenceAt(verdict.registration.node, `registered with ${framework} ${verdict.major} here`)]);
         context.report({
@@ -280,7 +283,8 @@ export default createRule<Options, MessageId>({
     const checkForEach = (call: TSESTree.CallExpression): void => {
       const callback = call.arguments[0];
       if (!isFunctionNode(callback)) return;
-      const returnsPromise = callback.async ||
+      // `recommended` leaves a callback that cannot reject at run time: only the order is lost.
+      const returnsPromise = (callback.async && (strict || asyncBodyRejection(sourceCode, callback) !== null)) ||
         (callback.body.type !== AST_NODE_TYPES.BlockStatement && needsHandling(callback.body) !== null);
       if (!returnsPromise) return;
       const rewrite = forOfRewrite(sourceCode, call);
