@@ -109,7 +109,7 @@ export function unguardedRejection(
       if (node.finalizer) visit(node.finalizer, guarded);
       return;
     }
-    if (!guarded && isRejectionSource(node, canReject)) {
+    if (!guarded && (isRejectionSource(node, canReject) || isReadOfUnsetValue(sourceCode, node))) {
       found = node;
       return;
     }
@@ -124,6 +124,30 @@ export function unguardedRejection(
   };
   visit(fn.body, false);
   return found;
+}
+
+/**
+ * `let ret; try { ret = await get(); } catch {} … ret.status`: a property read on a variable that
+ * only a `try` block assigns, after a `catch` that may have left it `undefined`. The TypeError
+ * rejects the function exactly when the awaited call failed.
+ */
+function isReadOfUnsetValue(sourceCode: Services, node: TSESTree.Node): boolean {
+  if (node.type !== AST_NODE_TYPES.MemberExpression || node.optional || node.object.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(sourceCode, node.object);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || def?.type !== 'Variable' || def.node.init || def.node.id !== def.name) return false;
+  const writes = variable.references.filter((ref) => ref.isWrite());
+  return writes.length > 0 && writes.every((ref) => insideTryBlock(ref.identifier, def.node));
+}
+
+/** Inside the block of a `try` with a `catch`, below `scope` (the declaration's own statement list). */
+function insideTryBlock(node: TSESTree.Node, declarator: TSESTree.Node): boolean {
+  const stop = declarator.parent?.parent;
+  for (let current: TSESTree.Node | undefined = node; current && current !== stop; current = current.parent) {
+    const parent: TSESTree.Node | undefined = current.parent;
+    if (parent?.type === AST_NODE_TYPES.TryStatement && parent.block === current && parent.handler) return true;
+  }
+  return false;
 }
 
 function isRejectionSource(node: TSESTree.Node, canReject: (value: TSESTree.Node, how: 'awaited' | 'returned') => boolean): boolean {

@@ -70,6 +70,14 @@ createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (reco
     { code: "import { pollAccounts } from './accounts';\nsetInterval(async () => { await pollAccounts(['a']); }, 1000);", filename: modules },
     // Express 4: destructuring the request and setting a header before the try; every await inside it.
     { code: ROUTE, filename: express4 },
+    // The same retry with the variable set before the try: the read cannot fail.
+    `async function resend(id) {
+  let reply = { status: 0 };
+  try {
+    reply = await fetch('https://example.com/' + id);
+  } catch (error) {}
+  if (reply.status !== 201) resend(id);
+}`,
     // forEach over a callback that cannot reject at run time: only the order is lost.
     "export function refreshAll(ids) { ids.forEach(async (id) => { try { await fetch(id); } catch (error) { console.error(error); } }); }",
   ],
@@ -88,6 +96,29 @@ createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (reco
       code: "import { loadAccount } from './accounts';\nexport function open(id: string) { loadAccount(id); }",
       filename: modules,
       errors: [{ messageId: 'orphanedPromise', line: 2, column: 36, suggestions: [{ messageId: 'addVoid', output: "import { loadAccount } from './accounts';\nexport function open(id: string) { void loadAccount(id); }" }] }],
+    },
+    // The catch leaves `reply` unset, and the read after it throws a TypeError: the retry rejects.
+    {
+      code: `async function resend(id) {
+  let reply;
+  try {
+    reply = await fetch('https://example.com/' + id);
+  } catch (error) {}
+  if (reply.status !== 201) resend(id);
+}`,
+      errors: [{ messageId: 'orphanedPromise', line: 6, column: 29, suggestions: [{ messageId: 'addAwait', output: `async function resend(id) {
+  let reply;
+  try {
+    reply = await fetch('https://example.com/' + id);
+  } catch (error) {}
+  if (reply.status !== 201) await resend(id);
+}` }, { messageId: 'addVoid', output: `async function resend(id) {
+  let reply;
+  try {
+    reply = await fetch('https://example.com/' + id);
+  } catch (error) {}
+  if (reply.status !== 201) void resend(id);
+}` }] }],
     },
     // Express 4 with an I/O await outside the try: the request never gets an answer.
     { code: ROUTE_AWAITS_OUTSIDE, filename: express4, errors: [{ messageId: 'frameworkIgnoresPromise', line: 3, column: 26 }] },
