@@ -140,12 +140,18 @@ function isReadOfUnsetValue(sourceCode: Services, node: TSESTree.Node): boolean 
   return writes.length > 0 && writes.every((ref) => insideTryBlock(ref.identifier, def.node));
 }
 
-/** Inside the block of a `try` with a `catch`, below `scope` (the declaration's own statement list). */
+/** A catch block that can finish normally: one that ends in `return` or `throw` leaves no unset value behind. */
+function fallsThrough(block: TSESTree.BlockStatement): boolean {
+  const last = block.body[block.body.length - 1];
+  return last?.type !== AST_NODE_TYPES.ReturnStatement && last?.type !== AST_NODE_TYPES.ThrowStatement;
+}
+
+/** Inside the block of a `try` whose `catch` can finish normally, below `scope` (the declaration's own statement list). */
 function insideTryBlock(node: TSESTree.Node, declarator: TSESTree.Node): boolean {
   const stop = declarator.parent?.parent;
   for (let current: TSESTree.Node | undefined = node; current && current !== stop; current = current.parent) {
     const parent: TSESTree.Node | undefined = current.parent;
-    if (parent?.type === AST_NODE_TYPES.TryStatement && parent.block === current && parent.handler) return true;
+    if (parent?.type === AST_NODE_TYPES.TryStatement && parent.block === current && parent.handler) return fallsThrough(parent.handler.body);
   }
   return false;
 }

@@ -120,5 +120,7 @@ describe('asyncBodyRejection: what rejects an async body at run time', () => {
     assert.equal(runTime('on(async () => { let r; try { r = await a(); } catch {} use(r.status); });'), 'r.status');
     assert.equal(runTime('on(async () => { let r; try { r = await a(); } catch {} use(r?.status); });'), null);
     assert.equal(runTime('on(async () => { let r = {}; try { r = await a(); } catch {} use(r.status); });'), null);
+    // A catch that answers and returns: past the try, the value is set.
+    assert.equal(runTime('on(async (res) => { let r; try { r = parse(); } catch { res.end(); return; } use(r.status); });'), null);
   });
 });
