@@ -82,7 +82,7 @@ describe('plugin object', () => {
       'export async function load(p) {',
       "  return readFileSync(p, 'utf8');",
       '}',
-      'export async function send() {}',
+      "export async function send() { await fetch('https://example.com'); }",
       'send();',
       '',
     ].join('\n');

@@ -3,6 +3,7 @@ export * from './asyncContext';
 export * from './blockingApis';
 export * from './blockingChains';
 export * from './callGraph';
+export * from './callbackSites';
 export * from './catalog';
 export * from './collections';
 export * from './construction';
@@ -28,5 +29,6 @@ export * from './role';
 export * from './sleepChains';
 export * from './sleeps';
 export * from './typeQueries';
+export * from './unhandledPolicy';
 // The package.json reader lives in the project layer; rules keep asking analysis for it.
 export { declaresDependency, nearestDependencies, type PackageDependencies } from '../project';

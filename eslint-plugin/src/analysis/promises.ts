@@ -9,7 +9,7 @@ import { normalizeModule, resolveReference } from './imports';
 import type { CheckerServices } from './typeQueries';
 import { askChecker, typeAt } from './typeQueries';
 import { importedFunction, importsProjectModules } from './moduleFunctions';
-import { chainCannotReject, handlesRejection, isRejectionGuarded } from './rejections';
+import { chainCannotReject, handlesRejection, isRejectionGuarded, unguardedRejection } from './rejections';
 import { moduleExportListSchema } from '../util/settings';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -29,9 +29,11 @@ export type PromiseOrigin =
   | { kind: 'local'; name: string; declaration: TSESTree.Node; declaredAsync: boolean }
   /**
    * A function of another of the project's modules that is `async` or returns a promise, found by
-   * this same analysis run on that module; `canReject` is false when its body cannot reject.
+   * this same analysis run on that module; `canReject` is false when its body cannot reject,
+   * `rejectsAtRunTime` when it also has no `await`, `throw` or returned promise that can reject
+   * outside a `try` that keeps the error (see `asyncBodyRejection`).
    */
-  | { kind: 'imported'; name: string; declaration: TSESTree.Node; declaredAsync: boolean; file: string; canReject: boolean }
+  | { kind: 'imported'; name: string; declaration: TSESTree.Node; declaredAsync: boolean; file: string; canReject: boolean; rejectsAtRunTime: boolean }
   /** `fetch`, `fs/promises`, `timers/promises`. */
   | { kind: 'library'; name: string }
   /** `Promise.all(…)`, `Promise.reject(…)`. */
@@ -120,11 +122,19 @@ function importedOrigin(sourceCode: Services, callee: TSESTree.Node, depth: numb
   if (!target) return null;
   const summary = promiseSummary(target.sourceCode, target.fn, depth + 1);
   return summary
-    ? { kind: 'imported', name: target.name, declaration: target.fn, declaredAsync: target.fn.async, file: target.file, canReject: summary.canReject }
+    ? {
+      kind: 'imported', name: target.name, declaration: target.fn, declaredAsync: target.fn.async, file: target.file,
+      canReject: summary.canReject, rejectsAtRunTime: summary.rejectsAtRunTime,
+    }
     : null;
 }
 
-const summaries = new WeakMap<FunctionNode, { canReject: boolean } | null>();
+interface Summary {
+  canReject: boolean;
+  rejectsAtRunTime: boolean;
+}
+
+const summaries = new WeakMap<FunctionNode, Summary | null>();
 
 /**
  * Does a function (in whatever module `sourceCode` is) return a promise, and can that promise
@@ -132,7 +142,7 @@ const summaries = new WeakMap<FunctionNode, { canReject: boolean } | null>();
  * when each of its `return`s is a promise this analysis recognises. Cached per function node, so
  * per parse of its module.
  */
-function promiseSummary(sourceCode: Services, fn: FunctionNode, depth: number): { canReject: boolean } | null {
+function promiseSummary(sourceCode: Services, fn: FunctionNode, depth: number): Summary | null {
   const hit = summaries.get(fn);
   if (hit !== undefined) return hit;
   summaries.set(fn, null); // cycle guard: two modules returning each other's calls
@@ -141,19 +151,21 @@ function promiseSummary(sourceCode: Services, fn: FunctionNode, depth: number): 
   return summary;
 }
 
-function computeSummary(sourceCode: Services, fn: FunctionNode, depth: number): { canReject: boolean } | null {
+function computeSummary(sourceCode: Services, fn: FunctionNode, depth: number): Summary | null {
   if (fn.generator) return null;
-  if (fn.async) return { canReject: !isRejectionGuarded(fn, sourceCode) };
-  if (declaresPromiseType(fn.returnType)) return { canReject: true };
+  if (fn.async) return { canReject: !isRejectionGuarded(fn, sourceCode), rejectsAtRunTime: asyncBodyRejection(sourceCode, fn) !== null };
+  if (declaresPromiseType(fn.returnType)) return { canReject: true, rejectsAtRunTime: true };
   const returned = returnedValues(sourceCode, fn);
   if (returned.length === 0) return null;
   let canReject = false;
+  let rejectsAtRunTime = false;
   for (const value of returned) {
     const origin = syntacticOrigin(sourceCode, skipTransparent(value), depth);
     if (!origin) return null;
     if (promiseCanReject(sourceCode, value, origin)) canReject = true;
+    if (promiseCanReject(sourceCode, value, origin, true)) rejectsAtRunTime = true;
   }
-  return { canReject };
+  return { canReject, rejectsAtRunTime };
 }
 
 /** The values a function returns: its expression body, or the arguments of its own `return`s. */
@@ -171,9 +183,11 @@ function returnedValues(sourceCode: Services, fn: FunctionNode): TSESTree.Node[]
 /**
  * Can the promise `node` evaluates to (whose origin is `origin`) reject? Not when it is a chain
  * with a rejection handler, an async function whose body is guarded (same-file or imported), or
- * a chain that cannot reject (`Promise.allSettled(…).finally(…)`, see `chainCannotReject`).
+ * a chain that cannot reject (`Promise.allSettled(…).finally(…)`, see `chainCannotReject`). With
+ * `atRunTime`, an async function also counts as guarded when nothing but a synchronous call could
+ * reject it (see `asyncBodyRejection`): the question `recommended` asks.
  */
-export function promiseCanReject(sourceCode: Services, node: TSESTree.Node, origin: PromiseOrigin): boolean {
+export function promiseCanReject(sourceCode: Services, node: TSESTree.Node, origin: PromiseOrigin, atRunTime = false): boolean {
   switch (origin.kind) {
     case 'chain': {
       if (origin.handlesRejection) return false;
@@ -182,12 +196,41 @@ export function promiseCanReject(sourceCode: Services, node: TSESTree.Node, orig
         !chainCannotReject(sourceCode, expr, (root) => rootCannotReject(sourceCode, root));
     }
     case 'local':
-      return !(origin.declaredAsync && isFunctionNode(origin.declaration) && isRejectionGuarded(origin.declaration));
+      if (!origin.declaredAsync || !isFunctionNode(origin.declaration)) return true;
+      return !isRejectionGuarded(origin.declaration) && (!atRunTime || asyncBodyRejection(sourceCode, origin.declaration) !== null);
     case 'imported':
-      return origin.canReject;
+      return atRunTime ? origin.rejectsAtRunTime : origin.canReject;
     default:
       return true;
   }
+}
+
+const runTimeRejections = new WeakMap<FunctionNode, TSESTree.Node | null>();
+
+/**
+ * Where an async function can reject at run time: an `await` of a promise that can reject, a
+ * `throw`, a returned promise that can reject, outside any `try` whose `catch` keeps the error
+ * (`unguardedRejection`); an awaited value whose origin is unknown counts, a returned one does
+ * not. Null when its body is guarded (`isRejectionGuarded`) or no such place exists: only a
+ * synchronous call could then reject it, like a failed assertion or a header set on a response.
+ */
+export function asyncBodyRejection(sourceCode: Services, fn: FunctionNode): TSESTree.Node | null {
+  const hit = runTimeRejections.get(fn);
+  if (hit !== undefined) return hit;
+  // Cycle guard: a function awaiting itself (a retry loop) is judged by its other awaits.
+  runTimeRejections.set(fn, null);
+  const found = isRejectionGuarded(fn, sourceCode)
+    ? null
+    : unguardedRejection(fn, sourceCode, (value, how) => valueCanReject(sourceCode, value, how));
+  runTimeRejections.set(fn, found);
+  return found;
+}
+
+function valueCanReject(sourceCode: Services, value: TSESTree.Node, how: 'awaited' | 'returned'): boolean {
+  const expr = skipTransparent(value);
+  const origin = syntacticOrigin(sourceCode, expr, 0);
+  if (origin) return promiseCanReject(sourceCode, expr, origin, true);
+  return how === 'awaited' && expr.type !== AST_NODE_TYPES.Literal;
 }
 
 /** The start of a chain that cannot reject: `Promise.allSettled(…)`, or a call of a function that cannot reject. */

@@ -85,6 +85,92 @@ function isConsoleCall(expr: TSESTree.Node, sourceCode: Services): boolean {
   return expr.arguments.every((a) => a.type !== AST_NODE_TYPES.SpreadElement && cannotThrow(a, sourceCode));
 }
 
+/**
+ * Where an async function's own body can reject the way such bodies fail at run time: an `await`
+ * or `for await` of a promise that can reject (`canReject` says which), a `throw`, a returned
+ * promise that can reject, outside any `try` whose `catch` keeps the error. Synchronous calls that
+ * might throw all the same (a header set on a response, an assertion, a property read) are not
+ * counted: `isRejectionGuarded` is the answer that counts them. Null when there is no such place.
+ */
+export function unguardedRejection(
+  fn: FunctionNode,
+  sourceCode: Services,
+  canReject: (value: TSESTree.Node, how: 'awaited' | 'returned') => boolean,
+): TSESTree.Node | null {
+  if (fn.generator || !fn.body) return null;
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return canReject(fn.body, 'returned') ? fn.body : null;
+  let found: TSESTree.Node | null = null;
+  const visit = (node: TSESTree.Node, guarded: boolean): void => {
+    if (found || (node !== fn.body && isFunctionNode(node))) return;
+    if (node.type === AST_NODE_TYPES.TryStatement) {
+      const keeps = node.handler !== null && !throwsDirectly(node.handler.body);
+      visit(node.block, guarded || keeps);
+      if (node.handler) visit(node.handler.body, guarded);
+      if (node.finalizer) visit(node.finalizer, guarded);
+      return;
+    }
+    if (!guarded && (isRejectionSource(node, canReject) || isReadOfUnsetValue(sourceCode, node))) {
+      found = node;
+      return;
+    }
+    for (const key of sourceCode.visitorKeys[node.type] ?? []) {
+      const child = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(child)) {
+        for (const item of child) if (isNode(item)) visit(item, guarded);
+      } else if (isNode(child)) {
+        visit(child, guarded);
+      }
+    }
+  };
+  visit(fn.body, false);
+  return found;
+}
+
+/**
+ * `let ret; try { ret = await get(); } catch {} … ret.status`: a property read on a variable that
+ * only a `try` block assigns, after a `catch` that may have left it `undefined`. The TypeError
+ * rejects the function exactly when the awaited call failed.
+ */
+function isReadOfUnsetValue(sourceCode: Services, node: TSESTree.Node): boolean {
+  if (node.type !== AST_NODE_TYPES.MemberExpression || node.optional || node.object.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(sourceCode, node.object);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || def?.type !== 'Variable' || def.node.init || def.node.id !== def.name) return false;
+  const writes = variable.references.filter((ref) => ref.isWrite());
+  return writes.length > 0 && writes.every((ref) => insideTryBlock(ref.identifier, def.node));
+}
+
+/** A catch block that can finish normally: one that ends in `return` or `throw` leaves no unset value behind. */
+function fallsThrough(block: TSESTree.BlockStatement): boolean {
+  const last = block.body[block.body.length - 1];
+  return last?.type !== AST_NODE_TYPES.ReturnStatement && last?.type !== AST_NODE_TYPES.ThrowStatement;
+}
+
+/** Inside the block of a `try` whose `catch` can finish normally, below `scope` (the declaration's own statement list). */
+function insideTryBlock(node: TSESTree.Node, declarator: TSESTree.Node): boolean {
+  const stop = declarator.parent?.parent;
+  for (let current: TSESTree.Node | undefined = node; current && current !== stop; current = current.parent) {
+    const parent: TSESTree.Node | undefined = current.parent;
+    if (parent?.type === AST_NODE_TYPES.TryStatement && parent.block === current && parent.handler) return fallsThrough(parent.handler.body);
+  }
+  return false;
+}
+
+function isRejectionSource(node: TSESTree.Node, canReject: (value: TSESTree.Node, how: 'awaited' | 'returned') => boolean): boolean {
+  switch (node.type) {
+    case AST_NODE_TYPES.ThrowStatement:
+      return true;
+    case AST_NODE_TYPES.AwaitExpression:
+      return canReject(node.argument, 'awaited');
+    case AST_NODE_TYPES.ForOfStatement:
+      return node.await;
+    case AST_NODE_TYPES.ReturnStatement:
+      return node.argument !== null && canReject(node.argument, 'returned');
+    default:
+      return false;
+  }
+}
+
 /** A `throw` that belongs to this block (not to a function declared in it). */
 function throwsDirectly(block: TSESTree.BlockStatement): boolean {
   let found = false;

@@ -90,6 +90,50 @@ export function isLibraryPackage(file: string): boolean {
 
 interface PackageGraph {
   reach: ReadonlyMap<string, EntryReach>;
+  /** Start-script and `main`/`exports` targets: the files a long-lived process of the package starts from. */
+  processEntries: ReadonlyMap<string, string>;
+  edges: ReadonlyMap<string, readonly string[]>;
+  /** Files whose text names a process-wide error event (`unhandledRejection`, `uncaughtException`). */
+  handlerFiles: ReadonlySet<string>;
+  /** Each process entry's reach, filled on first question. */
+  entryReach: Map<string, ReadonlySet<string>>;
+  truncated: boolean;
+}
+
+/** A long-lived process of the package: the file it starts from, why, and the files it reaches that name a process-wide error event. */
+export interface ProcessEntry {
+  entry: string;
+  reason: string;
+  handlerFiles: readonly string[];
+}
+
+/**
+ * The long-lived processes that run `file`: each start script or `main`/`exports` target whose
+ * imports reach it, or every one of them when none does (a plugin or command folder the package
+ * loads by computed `require`, which the scan cannot see). Each comes with the files in its reach
+ * whose text names `unhandledRejection` or `uncaughtException`, for analysis to read. Null when
+ * that cannot be told: no package, a package too big to list whole, or no such entry.
+ */
+export function processEntriesOf(file: string): readonly ProcessEntry[] | null {
+  if (!path.isAbsolute(file)) return null;
+  const facts = nearestPackage(file);
+  if (facts.manifest === null) return null;
+  const graph = packageGraph(facts);
+  if (graph.truncated || graph.processEntries.size === 0) return null;
+  const target = path.resolve(file);
+  const all = [...graph.processEntries.keys()];
+  const running = all.filter((entry) => reachOfEntry(graph, entry).has(target));
+  return (running.length > 0 ? running : all).map((entry) => ({
+    entry,
+    reason: graph.processEntries.get(entry) as string,
+    handlerFiles: [...reachOfEntry(graph, entry)].filter((f) => graph.handlerFiles.has(f)).sort(),
+  }));
+}
+
+function reachOfEntry(graph: PackageGraph, entry: string): ReadonlySet<string> {
+  let reached = graph.entryReach.get(entry);
+  if (!reached) graph.entryReach.set(entry, (reached = spread([entry], graph.edges, () => true)));
+  return reached;
 }
 
 const graphs = new Lru<string, { epoch: number; at: number; graph: PackageGraph }>(64);
@@ -116,21 +160,27 @@ function buildGraph(facts: PackageFacts, root: string): PackageGraph {
   const addLongLived = (file: string | null, reason: string): void => {
     if (file !== null && known.has(file) && !longLived.has(file)) longLived.set(file, reason);
   };
+  const processEntries = new Map<string, string>();
 
   for (const [name, target] of Object.entries(facts.bin)) addOneShot(sourceOf(root, target, known), `the package's \`bin\` command \`${name}\``);
   for (const [name, command] of Object.entries(facts.scripts)) {
     const serving = isServingScript(name, command);
     for (const target of scriptTargets(command)) {
       const file = sourceOf(root, target, known);
-      if (serving) addLongLived(file, `the \`${name}\` script starts a long-running process`);
-      else addOneShot(file, `the package.json script \`${name}\``);
+      if (serving) {
+        addLongLived(file, `the \`${name}\` script starts a long-running process`);
+        if (file !== null && !processEntries.has(file)) processEntries.set(file, `the \`${name}\` script`);
+      } else addOneShot(file, `the package.json script \`${name}\``);
     }
   }
   const manifestJson = parseJson(readText(path.join(root, 'package.json')));
   for (const target of mainTargets(manifestJson)) {
     // A CLI's `main` is often its `bin` file: it stays the command.
     const file = sourceOf(root, target, known);
-    if (file !== null && !oneShot.has(file)) addLongLived(file, "the package's `main` or `exports`");
+    if (file !== null && !oneShot.has(file)) {
+      addLongLived(file, "the package's `main` or `exports`");
+      if (!processEntries.has(file)) processEntries.set(file, "the package's `main` or `exports`");
+    }
   }
   for (const { file, reason } of configuredOneShotFiles(root, manifestJson, files)) addOneShot(file, reason);
   const runner = testRunnerOf(facts.scripts);
@@ -176,7 +226,8 @@ function buildGraph(facts: PackageFacts, root: string): PackageGraph {
     for (const file of reached) if (!reach.has(file)) reach.set(file, { kind: 'one-shot', reason: `imported only from one-shot code (${reason})` });
   }
   for (const file of files) if (!reach.has(file)) reach.set(file, { kind: 'long-lived', reason: 'a long-lived entry imports it', entry: false });
-  return { reach };
+  const handlerFiles = new Set(files.filter((f) => (scans.get(f) as FileScan).processHandler));
+  return { reach, processEntries, edges, handlerFiles, entryReach: new Map(), truncated };
 }
 
 function spread(starts: readonly string[], edges: ReadonlyMap<string, readonly string[]>, may: (file: string) => boolean): Set<string> {
@@ -223,12 +274,16 @@ interface FileScan {
   shebang: boolean;
   mainGuard: boolean;
   specifiers: string[];
+  /** Names a process-wide error event: it may install a handler for it. */
+  processHandler: boolean;
 }
 
 const scanCache = new Lru<string, { text: string; scan: FileScan }>(20_000);
 
 /** Module names in `import`/`export … from`, `require('…')` and `import('…')`; `import type` runs nothing. */
 const SPECIFIER = /\b(?:import|export)\s+(type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"\n]+)['"]|\brequire\s*\(\s*['"]([^'"\n]+)['"]\s*\)|\bimport\s*\(\s*['"]([^'"\n]+)['"]\s*\)/g;
+
+const PROCESS_EVENT = /['"`](?:unhandledRejection|uncaughtException)['"`]/;
 
 function scanFile(file: string): FileScan {
   const text = readText(file) ?? '';
@@ -240,7 +295,7 @@ function scanFile(file: string): FileScan {
     const specifier = m[2] ?? m[3] ?? m[4];
     if (specifier) specifiers.push(specifier);
   }
-  const scan = { shebang: hasShebang(text), mainGuard: hasMainGuard(text), specifiers };
+  const scan = { shebang: hasShebang(text), mainGuard: hasMainGuard(text), specifiers, processHandler: PROCESS_EVENT.test(text) };
   scanCache.set(file, { text, scan });
   return scan;
 }

@@ -21,8 +21,8 @@ import { resetModules } from './modules';
 import { resetPackages } from './packages';
 import { resetResolver } from './resolve';
 
-export type { EntryReach } from './entries';
-export { MAX_PACKAGE_FILES, configValues, entryReach, hasMainGuard, hasShebang, isLibraryPackage, isServingScript, isTestFile, matchesGlob, scriptTargets } from './entries';
+export type { EntryReach, ProcessEntry } from './entries';
+export { MAX_PACKAGE_FILES, configValues, entryReach, processEntriesOf, hasMainGuard, hasShebang, isLibraryPackage, isServingScript, isTestFile, matchesGlob, scriptTargets } from './entries';
 export type { FileRead, ReadState } from './fileSystem';
 export { invalidate, isReadCurrent, overlaidPaths, readText, setOverlay, withReadLog } from './fileSystem';
 export type { ResolvedImport } from './importIndex';

@@ -1,17 +1,15 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import type { CallPattern, PromiseArrayOrigin, PromiseOrigin, TypeOracle } from '../analysis';
+import type { CallPattern, FunctionNode, PromiseArrayOrigin, PromiseOrigin, UnhandledPolicy } from '../analysis';
 import {
-  callPatternListSchema, createTypeOracle, droppedExpressions, findVariable, forOfRewrite,
-  functionCannotThrow, getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isAwaitingEmitter, isEntryStart,
-  isFunctionNode, isPromiseHandled, isExecutorGuarded, isRejectionGuarded, isVariableRead, mapForOfRewrite,
-  matchesAllowList, mayRegisterHandlers, promiseArrayOrigin, promiseCanReject, promiseOrigin, resolveReference,
-  skipTransparent, staticPropertyName,
+  asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forOfRewrite,
+  functionCannotThrow, getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isFunctionNode, isPromiseHandled,
+  isExecutorGuarded, isRejectionGuarded, isVariableRead, mapForOfRewrite, matchesAllowList, mayRegisterHandlers,
+  promiseArrayOrigin, promiseCanReject, promiseOrigin, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
 } from '../analysis';
 import { createRule } from '../util/createRule';
-import { getOptionalParserServices } from '../util/parserServices';
 import { evidenceAt, recordEvidence } from '../util/evidence';
-import { argumentText, arrayEvidence, describeArray, describeOrigin, detachSuggestions, originEvidence } from '../util/promiseReports';
+import { argumentText, arrayEvidence, describeArray, describeOrigin, detachSuggestions, originEvidence, typeOracle } from '../util/promiseReports';
 import { isStrict } from '../util/settings';
 
 export type Options = [{
@@ -19,34 +17,13 @@ export type Options = [{
   allowedCalls?: CallPattern[];
   allowedCallbacks?: CallPattern[];
 }];
+export { DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS };
 export type MessageId =
   | 'orphanedPromise' | 'unhandledChain' | 'unusedPromise' | 'forEachAsync' | 'asyncCallbackIgnored'
   | 'frameworkIgnoresPromise' | 'asyncExecutor' | 'orphanedPromiseArray' | 'voidedPromiseArray' | 'awaitedPromiseArray'
   | 'unusedPromiseArray' | 'addAwait' | 'addVoid' | 'rewriteForOf' | 'addAwaitAll' | 'addVoidAll' | 'wrapInPromiseAll';
 
-/** Calls whose promises are conventionally left alone: node:test registers and awaits them itself. */
-export const DEFAULT_ALLOWED_CALLS: readonly CallPattern[] = [
-  { module: 'node:test', export: 'default' },
-  { module: 'node:test', export: 'test' },
-  { module: 'node:test', export: 'describe' },
-  { module: 'node:test', export: 'it' },
-  { module: 'node:test', export: 'suite' },
-];
-
-/** Registrations whose async callbacks the library awaits and routes errors from. */
-export const DEFAULT_ALLOWED_CALLBACKS: readonly CallPattern[] = [
-  // Hono: `app.on(method, path, handler)` registers a route; rejections go to `app.onError`.
-  { module: 'hono', method: 'on' },
-  // Telegraf and grammY: `bot.on(filter, handler)` is middleware; rejections go to `bot.catch`.
-  { module: 'telegraf', method: 'on' },
-  { module: 'grammy', method: 'on' },
-];
-
-const LISTENER_METHODS: ReadonlySet<string> = new Set([
-  'on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'addEventListener',
-]);
 const COLLECTORS: ReadonlySet<string> = new Set(['push', 'unshift', 'splice']);
-const TIMERS: ReadonlySet<string> = new Set(['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask']);
 
 export default createRule<Options, MessageId>({
   name: 'no-orphaned-promise',
@@ -115,19 +92,30 @@ export default createRule<Options, MessageId>({
     const types = typeOracle(context);
     const strict = isStrict(context);
     const handlersPossible = mayRegisterHandlers(sourceCode, context.filename);
+    let policy: UnhandledPolicy | undefined;
+    /**
+     * Every process that runs this file logs unhandled rejections and keeps serving: a dropped
+     * promise's failure is then seen, and `recommended` leaves it to `strict`. Not for what costs
+     * more than the rejection (a request never answered, a promise that never settles, an order).
+     */
+    /** An async callback that can reject: at run time (`recommended`), or at all (`strict`). */
+    const callbackRejects = (fn: FunctionNode): boolean => strict ? !functionCannotThrow(fn, sourceCode) : asyncBodyRejection(sourceCode, fn) !== null;
+    const processLogs = (): boolean => !strict && (policy ??= unhandledPolicy(context.filename)).kind === 'logs';
 
     /** The origin of a promise that needs looking after, or null (not a promise, handled chain, allowed call). */
     const needsHandling = (node: TSESTree.Node): PromiseOrigin | null => {
       const origin = promiseOrigin(sourceCode, node, types);
       // A handled chain, an async function (here or imported) whose body is guarded by `try/catch`,
       // `Promise.allSettled(…).finally(…)`: nothing can reject. The same guard clears a listener.
-      if (!origin || !promiseCanReject(sourceCode, node, origin)) return null;
+      // `recommended` asks whether it rejects at run time: an `await` or `throw` outside any try.
+      if (!origin || !promiseCanReject(sourceCode, node, origin, !strict)) return null;
       const expr = skipTransparent(node);
       if (expr.type === AST_NODE_TYPES.CallExpression && matchesAllowList(sourceCode, expr, allowedCalls)) return null;
       return origin;
     };
 
     const reportDropped = (node: TSESTree.Node, origin: PromiseOrigin): void => {
+      if (processLogs()) return;
       const messageId = origin.kind === 'chain' ? 'unhandledChain' : 'orphanedPromise';
       const data = { origin: describeOrigin(sourceCode, context.filename, node, origin), method: origin.kind === 'chain' ? origin.method : '' };
       recordEvidence(context, node, messageId, originEvidence(origin));
@@ -141,6 +129,7 @@ export default createRule<Options, MessageId>({
     const reportDroppedArray = (node: TSESTree.Node, array: TSESTree.Node, messageId: 'orphanedPromiseArray' | 'voidedPromiseArray'): boolean => {
       const origin = arrayOrigin(array);
       if (!origin) return false;
+      if (processLogs()) return true;
       const all = `Promise.all(${argumentText(sourceCode, array)})`;
       const suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = [];
       if (getAsyncContext(node)?.via.length === 0) {
@@ -178,7 +167,7 @@ export default createRule<Options, MessageId>({
 
     const reportUnusedArray = (id: TSESTree.Identifier, init: TSESTree.Node): void => {
       const origin = arrayOrigin(init);
-      if (!origin || isVariableRead(sourceCode, id)) return;
+      if (!origin || isVariableRead(sourceCode, id) || processLogs()) return;
       recordEvidence(context, id, 'unusedPromiseArray', [evidenceAt(init, 'promises created here'), ...arrayEvidence(origin)]);
       context.report({
         node: id,
@@ -195,6 +184,7 @@ export default createRule<Options, MessageId>({
         reportUnusedArray(id, init);
         return;
       }
+      if (processLogs()) return;
       recordEvidence(context, id, 'unusedPromise', [evidenceAt(init, 'promise created here'), ...originEvidence(origin)]);
       context.report({
         node: id,
@@ -212,10 +202,10 @@ export default createRule<Options, MessageId>({
       for (const node of droppedExpressions(statement.expression, allowVoid)) {
         const expr = skipTransparent(node);
         // An entry script's `main()` at top level: Node prints the rejection and exits non-zero.
-        if (!strict && startsEntry(expr)) continue;
+        if (!strict && startsEntryChain(sourceCode, expr)) continue;
         const origin = needsHandling(node);
         // `new Promise(async …)` gets the more specific executor report instead.
-        if (origin && !(origin.kind === 'constructor' && hasAsyncExecutor(expr))) {
+        if (origin && !(origin.kind === 'constructor' && asyncPromiseExecutor(sourceCode, expr))) {
           reportDropped(node, origin);
         } else if (!origin && !reportDroppedArray(node, node, 'orphanedPromiseArray') && expr.type === AST_NODE_TYPES.CallExpression) {
           checkCollected(expr);
@@ -231,7 +221,7 @@ export default createRule<Options, MessageId>({
       for (const arg of call.arguments) {
         if (arg.type === AST_NODE_TYPES.SpreadElement || isPromiseHandled(sourceCode, arg, allowVoid)) continue;
         const origin = needsHandling(arg);
-        if (!origin) continue;
+        if (!origin || processLogs()) continue;
         recordEvidence(context, arg, 'unusedPromise', originEvidence(origin));
         context.report({
           node: arg,
@@ -244,11 +234,8 @@ export default createRule<Options, MessageId>({
     const checkCallback = (call: TSESTree.CallExpression | TSESTree.NewExpression): void => {
       const callee = skipTransparent(call.callee);
       if (call.type === AST_NODE_TYPES.NewExpression) {
-        const executor = call.arguments[0];
-        if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Promise' && isGlobal(callee) &&
-          isFunctionNode(executor) && executor.async && !isExecutorGuarded(executor)) {
-          context.report({ node: executor, messageId: 'asyncExecutor' });
-        }
+        const executor = asyncPromiseExecutor(sourceCode, call);
+        if (isFunctionNode(executor) && !isExecutorGuarded(executor)) context.report({ node: executor, messageId: 'asyncExecutor' });
         return;
       }
       const name = callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
@@ -257,12 +244,12 @@ export default createRule<Options, MessageId>({
         checkForEach(call);
         return;
       }
-      const registration = registrationName(call, callee, name);
+      const registration = callbackRegistration(sourceCode, call);
       if (!registration) return;
       const first = registration.callbackIndex;
       for (const arg of call.arguments.slice(first)) {
-        if (!isFunctionNode(arg) || !arg.async || settled.has(arg) || functionCannotThrow(arg, sourceCode)) continue;
-        if (matchesAllowList(sourceCode, call, allowedCallbacks)) return;
+        if (!isFunctionNode(arg) || !arg.async || settled.has(arg) || !callbackRejects(arg)) continue;
+        if (matchesAllowList(sourceCode, call, allowedCallbacks) || processLogs()) return;
         recordEvidence(context, arg, 'asyncCallbackIgnored', [evidenceAt(call, `registered with ${registration.name}`)]);
         context.report({ node: arg, messageId: 'asyncCallbackIgnored', data: { name: registration.name } });
       }
@@ -281,7 +268,7 @@ export default createRule<Options, MessageId>({
         const verdict = handlerPromiseVerdict(sourceCode, context.filename, arg);
         if (!verdict) continue;
         settled.add(arg);
-        if (verdict.policy === 'handles' || isRejectionGuarded(arg)) continue;
+        if (verdict.policy === 'handles' || isRejectionGuarded(arg) || (!strict && asyncBodyRejection(sourceCode, arg) === null)) continue;
         const framework = verdict.framework === 'express' ? 'Express' : verdict.framework;
         recordEvidence(context, arg, 'frameworkIgnoresPromise', [evidenceAt(verdict.registration.node, `registered with ${framework} ${verdict.major} here`)]);
         context.report({
@@ -296,7 +283,8 @@ export default createRule<Options, MessageId>({
     const checkForEach = (call: TSESTree.CallExpression): void => {
       const callback = call.arguments[0];
       if (!isFunctionNode(callback)) return;
-      const returnsPromise = callback.async ||
+      // `recommended` leaves a callback that cannot reject at run time: only the order is lost.
+      const returnsPromise = (callback.async && (strict || asyncBodyRejection(sourceCode, callback) !== null)) ||
         (callback.body.type !== AST_NODE_TYPES.BlockStatement && needsHandling(callback.body) !== null);
       if (!returnsPromise) return;
       const rewrite = forOfRewrite(sourceCode, call);
@@ -308,44 +296,6 @@ export default createRule<Options, MessageId>({
           ? [{ messageId: 'rewriteForOf', fix: (fixer): TSESLint.RuleFix => fixer.replaceText(rewrite.statement, rewrite.text) }]
           : [],
       });
-    };
-
-    const registrationName = (
-      call: TSESTree.CallExpression,
-      callee: TSESTree.Node,
-      method: string | null,
-    ): { name: string; callbackIndex: number } | null => {
-      if (method !== null && LISTENER_METHODS.has(method)) {
-        if (callee.type === AST_NODE_TYPES.MemberExpression && isAwaitingEmitter(sourceCode, callee.object)) return null;
-        const text = sourceCode.getText(callee);
-        return { name: text.length <= 40 && !text.includes('\n') ? text : `.${method}()`, callbackIndex: 1 };
-      }
-      if (callee.type === AST_NODE_TYPES.MemberExpression && method === 'nextTick') {
-        const obj = skipTransparent(callee.object);
-        return obj.type === AST_NODE_TYPES.Identifier && obj.name === 'process' && isGlobal(obj)
-          ? { name: 'process.nextTick', callbackIndex: 0 }
-          : null;
-      }
-      if (callee.type === AST_NODE_TYPES.Identifier && TIMERS.has(callee.name)) {
-        const ref = resolveReference(sourceCode, callee);
-        const isTimer = isGlobal(callee) || (ref?.module === 'timers' && ref.path.length === 1);
-        return isTimer ? { name: callee.name, callbackIndex: 0 } : null;
-      }
-      return null;
-    };
-
-    const startsEntry = (expr: TSESTree.Node): boolean => {
-      let root = expr;
-      while (root.type === AST_NODE_TYPES.CallExpression && root.callee.type === AST_NODE_TYPES.MemberExpression &&
-        ['then', 'finally'].includes(staticPropertyName(root.callee) ?? '')) {
-        root = skipTransparent(root.callee.object);
-      }
-      return root.type === AST_NODE_TYPES.CallExpression && isEntryStart(sourceCode, root);
-    };
-
-    const isGlobal = (id: TSESTree.Identifier): boolean => {
-      const variable = findVariable(sourceCode, id);
-      return !variable || variable.defs.length === 0;
     };
 
     return {
@@ -362,15 +312,3 @@ export default createRule<Options, MessageId>({
     };
   },
 });
-
-function typeOracle(context: Readonly<TSESLint.RuleContext<MessageId, Options>>): TypeOracle | undefined {
-  // Only typescript-eslint's parser provides these maps; any other parser means "no types".
-  if (!context.sourceCode.parserServices?.esTreeNodeToTSNodeMap) return undefined;
-  const services = getOptionalParserServices(context);
-  return services.program ? createTypeOracle({ ...services, program: services.program }) : undefined;
-}
-
-function hasAsyncExecutor(expr: TSESTree.Node): boolean {
-  const executor = expr.type === AST_NODE_TYPES.NewExpression ? expr.arguments[0] : undefined;
-  return isFunctionNode(executor) && executor.async;
-}

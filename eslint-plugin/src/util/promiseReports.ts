@@ -1,8 +1,9 @@
 import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import type { PromiseArrayOrigin, PromiseOrigin } from '../analysis';
-import { chainRootText, getAsyncContext, skipTransparent } from '../analysis';
+import type { PromiseArrayOrigin, PromiseOrigin, TypeOracle } from '../analysis';
+import { chainRootText, createTypeOracle, getAsyncContext, skipTransparent } from '../analysis';
+import { getOptionalParserServices } from './parserServices';
 import { evidenceAt } from './evidence';
 
 /**
@@ -98,4 +99,12 @@ function needsParens(node: TSESTree.Node): boolean {
     default:
       return true;
   }
+}
+
+/** The type checker's answers for promise questions, when typescript-eslint's parser gives a program. */
+export function typeOracle(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>): TypeOracle | undefined {
+  // Only typescript-eslint's parser provides these maps; any other parser means "no types".
+  if (!context.sourceCode.parserServices?.esTreeNodeToTSNodeMap) return undefined;
+  const services = getOptionalParserServices(context);
+  return services.program ? createTypeOracle({ ...services, program: services.program }) : undefined;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { callbackCannotThrow, chainCannotReject, functionCannotThrow, isFunctionNode, isRejectionGuarded } from '../../src/analysis';
+import { asyncBodyRejection, callbackCannotThrow, chainCannotReject, functionCannotThrow, isFunctionNode, isRejectionGuarded } from '../../src/analysis';
 import { parse } from './parse';
 
 /** The first arrow function in `code`, asked with the file. */
@@ -82,5 +82,45 @@ describe('chainCannotReject', () => {
     assert.ok(log && count);
     assert.equal(callbackCannotThrow(parsed.sourceCode, log), true);
     assert.equal(callbackCannotThrow(parsed.sourceCode, count), false);
+  });
+});
+
+/** Where the first arrow function in `code` can reject at run time, as source text, or null. */
+function runTime(code: string): string | null {
+  const parsed = parse(code);
+  const fn = parsed.all(AST_NODE_TYPES.ArrowFunctionExpression)[0];
+  assert.ok(isFunctionNode(fn));
+  const at = asyncBodyRejection(parsed.sourceCode, fn);
+  return at ? parsed.sourceCode.getText(at) : null;
+}
+
+describe('asyncBodyRejection: what rejects an async body at run time', () => {
+  it('an await, a throw or a for await outside any try', () => {
+    assert.equal(runTime('on(async () => { check(); await a(); });'), 'await a()');
+    assert.equal(runTime("on(async (id) => { if (!id) throw new Error('no id'); try { await a(); } catch {} });"), "throw new Error('no id');");
+    assert.equal(runTime('on(async (xs) => { for await (const x of xs) use(x); });'), 'for await (const x of xs) use(x);');
+  });
+
+  it('synchronous calls before a try that keeps the error do not count', () => {
+    assert.equal(runTime('on(async (req, res) => { allow(res); const { a = d.b } = req.query; assert.ok(a); try { await load(a); } catch (e) { log(e); } });'), null);
+    assert.equal(runTime('on(async (x) => { if (!valid(x)) { close(x); return; } try { await a(); } catch (e) { emitter.emit("error", e); } });'), null);
+  });
+
+  it('a catch that rethrows, or a try with only a finally, still rejects', () => {
+    assert.equal(runTime('on(async () => { try { await a(); } catch (e) { throw e; } });'), 'await a()');
+    assert.equal(runTime('on(async () => { try { await a(); } finally { done(); } });'), 'await a()');
+  });
+
+  it('an awaited same-file function that cannot reject is no source', () => {
+    assert.equal(runTime('async function poll() { try { await a(); } catch (e) { log(e); } }\non(async () => { await poll(); });'), null);
+    assert.equal(runTime('async function poll() { await a(); }\non(async () => { await poll(); });'), 'await poll()');
+  });
+
+  it('a read of a value only a try block assigns, after a catch that may leave it unset', () => {
+    assert.equal(runTime('on(async () => { let r; try { r = await a(); } catch {} use(r.status); });'), 'r.status');
+    assert.equal(runTime('on(async () => { let r; try { r = await a(); } catch {} use(r?.status); });'), null);
+    assert.equal(runTime('on(async () => { let r = {}; try { r = await a(); } catch {} use(r.status); });'), null);
+    // A catch that answers and returns: past the try, the value is set.
+    assert.equal(runTime('on(async (res) => { let r; try { r = parse(); } catch { res.end(); return; } use(r.status); });'), null);
   });
 });
