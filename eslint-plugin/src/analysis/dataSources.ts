@@ -282,7 +282,7 @@ function memberOrigin(ctx: OriginContext, member: TSESTree.MemberExpression, dep
 function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: number): ValueOrigin {
   const callee = skipTransparent(call.callee);
   if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'fetch' && !findVariable(ctx.sourceCode, callee)?.defs.length) return 'data';
-  const ref = resolveReference(ctx.sourceCode, callee);
+  const ref = resolveReference(ctx.sourceCode, promisifiedTarget(ctx.sourceCode, callee) ?? callee);
   if (ref && DATA_FUNCTIONS.some((f) => refMatches(ref, f.module, ...f.path))) return capped(call) ? 'capped' : 'data';
   if (isClientCall(ctx, call)) return queryChainCapped(call) ? 'capped' : 'data';
   // `await listUsers()` or `store.listUsers()` from `./store`, whose body returns a query's rows:
@@ -311,6 +311,22 @@ function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: nu
   const target = getCallGraph(ctx.sourceCode).resolveCall(call);
   if (target) return returnOrigin(ctx, target.node, depth);
   return 'unknown';
+}
+
+/**
+ * `const readdir = util.promisify(fs.readdir)` (or `promisify(fs.readdir)(dir)` in place): the
+ * wrapped function, whose result the promise carries.
+ */
+function promisifiedTarget(sourceCode: Services, callee: TSESTree.Node): TSESTree.Node | null {
+  let expr = skipTransparent(callee);
+  if (expr.type === AST_NODE_TYPES.Identifier) {
+    const def = findVariable(sourceCode, expr)?.defs[0];
+    if (def?.type !== 'Variable' || def.node.id !== def.name || !def.node.init || def.node.parent.kind !== 'const') return null;
+    expr = skipTransparent(def.node.init);
+  }
+  if (expr.type !== AST_NODE_TYPES.CallExpression || !refMatches(resolveReference(sourceCode, expr.callee), 'util', 'promisify')) return null;
+  const wrapped = expr.arguments[0];
+  return wrapped && wrapped.type !== AST_NODE_TYPES.SpreadElement ? wrapped : null;
 }
 
 /** `import { users } from './fixtures'`: what the module that exports it stores in it. */

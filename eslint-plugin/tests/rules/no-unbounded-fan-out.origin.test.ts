@@ -110,6 +110,18 @@ export const worker = new Worker('digest', async (job) => {
     errors: [report(4)],
   },
   {
+    // a directory listing through \`util.promisify\`
+    code: `import * as fs from 'fs';
+import * as util from 'util';
+import { scan } from './scan';
+const readdir = util.promisify(fs.readdir);
+export async function run(dir: string) {
+  const entries = await readdir(dir);
+  await Promise.all(entries.map((e) => scan(e)));
+}`,
+    errors: [report(7)],
+  },
+  {
     // nested: only the outer level, over the rows, is reported
     code: `import { Pool } from 'pg';
 import { upload } from './s3';
@@ -154,6 +166,15 @@ export async function run(extra: { email: string }[]) {
   const { rows } = await pool.query('select * from users');
   await notifyAll(rows);
   await notifyAll(extra);
+}`,
+  // Promisified, but not a data source: what \`gzip\` gives back says nothing about a collection.
+  `import { promisify } from 'util';
+import { gzip } from 'zlib';
+import { upload } from './s3';
+const pack = promisify(gzip);
+export async function run(body: string) {
+  const parts = await pack(body);
+  await Promise.all(parts.map((p) => upload(p)));
 }`,
   // A helper whose callers pass hand-written lists.
   `import { warm } from './cache';
