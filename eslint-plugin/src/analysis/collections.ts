@@ -721,7 +721,34 @@ export function describeFanOut(ctx: CollectionContext, arg: TSESTree.Node, maxEl
   return stored && stored.shape === 'map' ? { ...stored, shape: 'stored', origin: def.node } : null;
 }
 
-function mappedFanOut(ctx: CollectionContext, call: TSESTree.CallExpression, maxElements: number): FanOut | null {
+/**
+ * `xs.forEach(async (x) => …)` or `xs.map(async (x) => …)` as a statement of its own: every call
+ * starts at once and nothing waits for them, the same burst as `Promise.all` without the join.
+ */
+export function describeDroppedFanOut(ctx: CollectionContext, call: TSESTree.CallExpression, maxElements: number): FanOut | null {
+  if (call.parent?.type !== AST_NODE_TYPES.ExpressionStatement || call.arguments.length !== 1) return null;
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.optional) return null;
+  const method = staticPropertyName(callee);
+  if (method !== 'forEach' && method !== 'map' && method !== 'flatMap') return null;
+  // `xs.forEach((x) => pending.push(send(x)))` hands the promise on: the join is elsewhere (`pushFanOut`).
+  const mapper = skipTransparent(call.arguments[0] as TSESTree.Node);
+  if (isFunctionNode(mapper) && !mapper.async && storesResult(mapper)) return null;
+  return mappedFanOut(ctx, call, maxElements, true);
+}
+
+function storesResult(fn: FunctionNode): boolean {
+  const body = fn.body.type === AST_NODE_TYPES.BlockStatement && fn.body.body.length === 1 && fn.body.body[0]?.type === AST_NODE_TYPES.ExpressionStatement
+    ? fn.body.body[0].expression
+    : fn.body;
+  const expr = skipTransparent(body);
+  if (expr.type === AST_NODE_TYPES.AssignmentExpression) return true;
+  if (expr.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = skipTransparent(expr.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression && RESIZING_METHODS.has(staticPropertyName(callee) ?? '');
+}
+
+function mappedFanOut(ctx: CollectionContext, call: TSESTree.CallExpression, maxElements: number, forEach = false): FanOut | null {
   const callee = skipTransparent(call.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
   const method = staticPropertyName(callee);
@@ -731,7 +758,7 @@ function mappedFanOut(ctx: CollectionContext, call: TSESTree.CallExpression, max
   if (method === 'from' && object.type === AST_NODE_TYPES.Identifier && object.name === 'Array' && isGlobalName(ctx.sourceCode, object)) {
     collection = call.arguments[0] as TSESTree.Node;
     mapper = call.arguments[1];
-  } else if (method === 'map' || method === 'flatMap') {
+  } else if (method === 'map' || method === 'flatMap' || (forEach && method === 'forEach')) {
     // `limit.map(xs, fn)` (p-limit) and `queue.map` are the bound, not a fan-out.
     const kind = getConstruction(ctx.sourceCode, object)?.kind;
     if (kind === 'limiter' || kind === 'queue' || isBoundingValue(ctx, object)) return null;
