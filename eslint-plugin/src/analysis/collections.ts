@@ -7,6 +7,7 @@ import { contains, findObjectProperty, findVariable, isFunctionNode, patternName
 import type { ImportedFunction } from './callGraph';
 import { getCallGraph, resolveImportedFunction } from './callGraph';
 import { getConstruction, thisClass } from './construction';
+import { isDataClientCall } from './dataSources';
 import type { ModuleRef } from './imports';
 import { refMatches, resolveReference } from './imports';
 import { isProjectSpecifier, localExport } from './localModules';
@@ -529,6 +530,11 @@ function functionWork(ctx: CollectionContext, fn: FunctionNode, depth: number): 
   walk(fn.body, ctx.sourceCode.visitorKeys, (node) => {
     if (isFunctionNode(node)) return false;
     if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) work = worst(work, expressionWork(ctx, node.argument, depth, fn));
+    // `(x) => { coll.updateOne(…); }`: the query runs though its promise is dropped.
+    if (node.type === AST_NODE_TYPES.ExpressionStatement) {
+      const expr = skipTransparent(node.expression);
+      if (expr.type === AST_NODE_TYPES.CallExpression && isDataClientCall(ctx.sourceCode, expr)) work = 'async';
+    }
     return undefined;
   });
   return work;

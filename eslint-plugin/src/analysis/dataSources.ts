@@ -389,6 +389,41 @@ function clientRef(ctx: OriginContext, node: TSESTree.Node): ModuleRef | null {
   return null;
 }
 
+/**
+ * A statement-level call that sends a query or request through a catalogued client
+ * (`coll.findOneAndUpdate(…);` with nothing returned): the work starts whether or not anyone waits.
+ */
+export function isDataClientCall(sourceCode: Services, call: TSESTree.CallExpression): boolean {
+  const ctx = { sourceCode, filename: '' };
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const method = staticPropertyName(callee);
+  let object: TSESTree.Node = skipTransparent(callee.object);
+  while (object.type === AST_NODE_TYPES.CallExpression && !isClient(ctx, object)) {
+    const inner = skipTransparent(object.callee);
+    if (inner.type !== AST_NODE_TYPES.MemberExpression) return false;
+    object = skipTransparent(inner.object);
+  }
+  const ref = clientRef(ctx, object);
+  const getters = ref ? EAGER_CLIENTS[ref.module] : undefined;
+  return getters !== undefined && method !== null && !getters.has(method);
+}
+
+/**
+ * Drivers whose calls send the query when made, with the methods of theirs that only hand out a
+ * handle. Builders that wait for `then` (knex, mongoose queries, Prisma) are left out: a dropped
+ * one never runs.
+ */
+const EAGER_CLIENTS: Readonly<Record<string, ReadonlySet<string>>> = {
+  mongodb: new Set(['db', 'collection', 'find', 'aggregate', 'watch', 'initializeOrderedBulkOp', 'initializeUnorderedBulkOp']),
+  pg: new Set(['on', 'release']),
+  mysql: new Set(['on', 'release', 'escape', 'format']),
+  mysql2: new Set(['on', 'release', 'escape', 'format']),
+  'mysql2/promise': new Set(['on', 'release', 'escape', 'format']),
+  ioredis: new Set(['on', 'pipeline', 'multi', 'duplicate']),
+  redis: new Set(['on', 'multi', 'duplicate']),
+};
+
 /** `pool.query(…)`, `prisma.user.findMany(…)`, `knex('users').where(…)`: a call reached through a client. */
 function isClientCall(ctx: OriginContext, call: TSESTree.CallExpression): boolean {
   const callee = skipTransparent(call.callee);

@@ -146,6 +146,18 @@ export async function run(url: string) {
     errors: [dropped(5, 'map', 'data.albums')],
   },
   {
+    // a block-bodied mapper that fires a mongodb update without returning it: the updates still all start
+    code: `import { MongoClient } from 'mongodb';
+const client = new MongoClient('mongodb://db');
+export async function sync(url: string) {
+  const invites = await (await fetch(url)).json();
+  await Promise.all(invites.map((invite) => {
+    client.db().collection('invites').updateOne({ code: invite.code }, { $set: { uses: invite.uses } });
+  }));
+}`,
+    errors: [report(5)],
+  },
+  {
     // nested: only the outer level, over the rows, is reported
     code: `import { Pool } from 'pg';
 import { upload } from './s3';
@@ -275,6 +287,17 @@ const limit = pLimit(4);
 export async function run() {
   const { rows } = await pool.query('select * from users');
   rows.forEach((r) => limit(() => send(r.email)));
+}`,
+  // A block-bodied mapper whose statements only compute: nothing starts per item.
+  `import { MongoClient } from 'mongodb';
+const client = new MongoClient('mongodb://db');
+export async function sync(url: string) {
+  const invites = await (await fetch(url)).json();
+  const codes = await Promise.all(invites.map((invite) => {
+    client.db().collection('invites');
+    console.log(invite.code);
+  }));
+  return codes;
 }`,
   // A knex transaction callback.
   `import knex from 'knex';
