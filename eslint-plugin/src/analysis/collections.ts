@@ -737,21 +737,23 @@ export function describeDroppedFanOut(ctx: CollectionContext, call: TSESTree.Cal
   if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.optional) return null;
   const method = staticPropertyName(callee);
   if (method !== 'forEach' && method !== 'map' && method !== 'flatMap') return null;
-  // `xs.forEach((x) => pending.push(send(x)))` hands the promise on: the join is elsewhere (`pushFanOut`).
+  // What a plain callback returns is thrown away, and an unknown call in it may well be synchronous
+  // (`rows.forEach((r) => out.push(r))`): only an async function, or a query sent through an eager
+  // driver, is known to start work per item.
   const mapper = skipTransparent(call.arguments[0] as TSESTree.Node);
-  if (isFunctionNode(mapper) && !mapper.async && storesResult(mapper)) return null;
+  const fn = isFunctionNode(mapper) ? mapper : getCallGraph(ctx.sourceCode).resolveCallee(mapper)?.node ?? resolveImportedFunction(ctx.sourceCode, mapper)?.fn;
+  if (!fn || (!fn.async && !(isFunctionNode(mapper) && firesDataCall(ctx.sourceCode, mapper)))) return null;
   return mappedFanOut(ctx, call, maxElements, true);
 }
 
-function storesResult(fn: FunctionNode): boolean {
-  const body = fn.body.type === AST_NODE_TYPES.BlockStatement && fn.body.body.length === 1 && fn.body.body[0]?.type === AST_NODE_TYPES.ExpressionStatement
-    ? fn.body.body[0].expression
-    : fn.body;
-  const expr = skipTransparent(body);
-  if (expr.type === AST_NODE_TYPES.AssignmentExpression) return true;
-  if (expr.type !== AST_NODE_TYPES.CallExpression) return false;
-  const callee = skipTransparent(expr.callee);
-  return callee.type === AST_NODE_TYPES.MemberExpression && RESIZING_METHODS.has(staticPropertyName(callee) ?? '');
+function firesDataCall(sourceCode: Services, fn: FunctionNode): boolean {
+  let found = false;
+  walk(fn.body, sourceCode.visitorKeys, (node) => {
+    if (found || isFunctionNode(node)) return false;
+    if (node.type === AST_NODE_TYPES.CallExpression && isDataClientCall(sourceCode, node)) found = true;
+    return undefined;
+  });
+  return found;
 }
 
 function mappedFanOut(ctx: CollectionContext, call: TSESTree.CallExpression, maxElements: number, forEach = false): FanOut | null {

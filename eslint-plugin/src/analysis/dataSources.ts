@@ -519,14 +519,43 @@ function throughOneHandle(sourceCode: Services, call: TSESTree.CallExpression): 
     return callee.type === AST_NODE_TYPES.MemberExpression && HANDLE_CALLBACK_METHODS.has(staticPropertyName(callee) ?? '') && owner.params[0] !== undefined && contains(owner.params[0], def.name);
   }
   if (def.type !== 'Variable' || !def.node.init || def.node.parent.kind !== 'const') return false;
-  let init = skipTransparent(def.node.init);
+  return isOneHandle(sourceCode, def.node.init, 0);
+}
+
+/**
+ * `pool.connect()`, `new pg.Client()`, `dataSource.createQueryRunner()`, or a helper of the
+ * project that returns one of them (`async getClient() { return pool.connect(); }` in `./db`).
+ */
+function isOneHandle(sourceCode: Services, value: TSESTree.Node, depth: number): boolean {
+  let init = skipTransparent(value);
   if (init.type === AST_NODE_TYPES.AwaitExpression) init = skipTransparent(init.argument);
+  if (init.type === AST_NODE_TYPES.Identifier && depth > 0) {
+    const def = findVariable(sourceCode, init)?.defs[0];
+    return def?.type === 'Variable' && def.node.id === def.name && def.node.init !== null && def.node.parent.kind === 'const' &&
+      depth < 4 && isOneHandle(sourceCode, def.node.init, depth + 1);
+  }
   if (init.type === AST_NODE_TYPES.NewExpression || init.type === AST_NODE_TYPES.CallExpression) {
     const ref = resolveReference(sourceCode, init.callee);
     if (ref && SINGLE_CONNECTIONS.some((c) => refMatches(ref, c.module, c.export))) return true;
   }
   if (init.type !== AST_NODE_TYPES.CallExpression) return false;
   const callee = skipTransparent(init.callee);
-  return callee.type === AST_NODE_TYPES.MemberExpression && SINGLE_HANDLE_METHODS.has(staticPropertyName(callee) ?? '') &&
-    !init.arguments.some((a) => isFunctionNode(a));
+  if (callee.type === AST_NODE_TYPES.MemberExpression && SINGLE_HANDLE_METHODS.has(staticPropertyName(callee) ?? '')) {
+    return !init.arguments.some((a) => isFunctionNode(a));
+  }
+  if (depth >= 3) return false;
+  const local = getCallGraph(sourceCode).resolveCall(init);
+  const helper = local ? { fn: local.node, sourceCode } : resolveImportedFunction(sourceCode, callee);
+  return helper !== null && returnsOneHandle(helper.sourceCode, helper.fn, depth + 1);
+}
+
+function returnsOneHandle(sourceCode: Services, fn: FunctionNode, depth: number): boolean {
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return isOneHandle(sourceCode, fn.body, depth);
+  const returned: TSESTree.Node[] = [];
+  walk(fn.body, sourceCode.visitorKeys, (node) => {
+    if (isFunctionNode(node)) return false;
+    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) returned.push(node.argument);
+    return undefined;
+  });
+  return returned.length > 0 && returned.every((r) => isOneHandle(sourceCode, r, depth));
 }

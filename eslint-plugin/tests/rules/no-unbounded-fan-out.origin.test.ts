@@ -299,6 +299,14 @@ export async function sync(url: string) {
   }));
   return codes;
 }`,
+  // A plain \`forEach\` callback over a response: what it returns is thrown away and nothing here is async.
+  `import axios from 'axios';
+export async function names(url: string) {
+  const { data } = await axios.get(url);
+  const out: string[] = [];
+  Object.keys(data.items).forEach((key) => { if (!key) return out.push('none'); out.push(key); });
+  return out;
+}`,
   // A knex transaction callback.
   `import knex from 'knex';
 const db = knex({ client: 'pg' });
