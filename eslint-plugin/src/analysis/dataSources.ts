@@ -6,7 +6,7 @@ import { getCallGraph, resolveImportedFunction } from './callGraph';
 import { annotatedRef, getConstruction } from './construction';
 import { handlerRegistration } from './handlers';
 import type { ModuleRef } from './imports';
-import { refMatches, resolveReference } from './imports';
+import { refMatches, requiredModule, resolveReference } from './imports';
 import { isProjectSpecifier, localExport } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -135,7 +135,10 @@ function compute(ctx: OriginContext, expr: TSESTree.Node, depth: number): ValueO
 
 function objectOrigin(ctx: OriginContext, expr: TSESTree.Node, depth: number): ValueOrigin {
   if (expr.type !== AST_NODE_TYPES.ObjectExpression) return 'declared';
-  return anyOf(expr.properties.map((p) => (p.type === AST_NODE_TYPES.SpreadElement ? valueOrigin(ctx, p.argument, depth) : 'declared')));
+  // `Array.from({ length: n }, fn)`: as many items as `n` says.
+  const length = findObjectProperty(expr, 'length');
+  return anyOf(expr.properties.map((p) => (p.type === AST_NODE_TYPES.SpreadElement ? valueOrigin(ctx, p.argument, depth)
+    : p === length ? valueOrigin(ctx, p.value, depth) : 'declared')));
 }
 
 function identifierOrigin(ctx: OriginContext, id: TSESTree.Identifier, depth: number): ValueOrigin {
@@ -279,7 +282,14 @@ function memberOrigin(ctx: OriginContext, member: TSESTree.MemberExpression, dep
   return base;
 }
 
+/** `require('./config.json')`, `import { guildIds } from '../settings.json'`: the program's own configuration. */
+function isOwnJson(module: string): boolean {
+  return module.startsWith('.') && module.endsWith('.json');
+}
+
 function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: number): ValueOrigin {
+  const required = requiredModule(ctx.sourceCode, call);
+  if (required && required.path.length === 0 && isOwnJson(required.module)) return 'declared';
   const callee = skipTransparent(call.callee);
   if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'fetch' && !findVariable(ctx.sourceCode, callee)?.defs.length) return 'data';
   const ref = resolveReference(ctx.sourceCode, promisifiedTarget(ctx.sourceCode, callee) ?? callee);
@@ -332,6 +342,7 @@ function promisifiedTarget(sourceCode: Services, callee: TSESTree.Node): TSESTre
 /** `import { users } from './fixtures'`: what the module that exports it stores in it. */
 function importedOrigin(ctx: OriginContext, id: TSESTree.Identifier, depth: number): ValueOrigin {
   const ref = resolveReference(ctx.sourceCode, id);
+  if (ref && isOwnJson(ref.module)) return 'declared';
   const found = ref && isProjectSpecifier(ctx.sourceCode, ref.module) ? localExport(ctx.sourceCode, ref) : null;
   if (!found || found.rest.length > 0) return 'unknown';
   const { value } = found;

@@ -112,7 +112,8 @@ export default createRule<Options, MessageId>({
     function reportable(fanOut: FanOut): boolean {
       if (fanOut.work && isSerializedWork(sourceCode, fanOut.work)) return false;
       const origin = originOf(fanOut);
-      if (origin === 'capped') return false;
+      // Bounded by construction: the program's own lists and configuration (a literal too long is still strict's).
+      if (origin === 'capped' || (origin === 'declared' && fanOut.size.kind === 'unknown')) return false;
       // A name guess (`this.plugins`, `s.closeAll()`) speaks only for values nothing else is
       // known about, which only strict reports; a collection of rows is reported whatever it is called.
       if (fanOut.guess && origin !== 'data') return false;
@@ -268,7 +269,7 @@ export default createRule<Options, MessageId>({
       const teardown = teardownOf(collections(), mapper, input);
       if (teardown === 'fact' || isSerializedWork(sourceCode, mapper)) return;
       const origin = valueOrigin(originContext, input);
-      if (origin === 'capped' || (origin !== 'data' && (!strict || teardown === 'guess')) || insideReportedFanOut(call)) return;
+      if (origin === 'capped' || (origin === 'declared' && size.kind === 'unknown') || (origin !== 'data' && (!strict || teardown === 'guess')) || insideReportedFanOut(call)) return;
       context.report({
         node: call,
         messageId: 'unboundedPMap',

@@ -307,6 +307,17 @@ export async function names(url: string) {
   Object.keys(data.items).forEach((key) => { if (!key) return out.push('none'); out.push(key); });
   return out;
 }`,
+  // The program's own JSON configuration, required or imported: a configured list.
+  `const { guildIds } = require('./configs.json');
+const { deploy } = require('./deploy');
+module.exports = function deployAll() {
+  guildIds.forEach(async (id) => { await deploy(id); });
+};`,
+  `import settings from '../settings.json';
+import { ping } from './ping';
+export async function pingAll() {
+  await Promise.all(settings.regions.map((r: string) => ping(r)));
+}`,
   // A knex transaction callback.
   `import knex from 'knex';
 const db = knex({ client: 'pg' });
@@ -331,6 +342,16 @@ createRuleTester().run('no-unbounded-fan-out (strict, by origin)', rule, {
     { code: quietInRecommended[0] as string, filename: NONE, errors: [report(3)] },
     { code: quietInRecommended[1] as string, filename: NONE, errors: [report(5)] },
     { code: quietInRecommended[3] as string, filename: NONE, errors: [report(5)] },
+    // The near miss of the JSON configuration: a file named at run time is not the program's own.
+    {
+      code: `const { guildIds } = require(process.env.GUILDS_FILE);
+const { deploy } = require('./deploy');
+module.exports = function deployAll() {
+  guildIds.forEach(async (id) => { await deploy(id); });
+};`,
+      filename: NONE,
+      errors: [dropped(4, 'forEach', 'guildIds')],
+    },
     { code: quietInRecommended.find((c) => typeof c === 'string' && c.includes('files.forEach')) as string, filename: NONE, errors: [dropped(3, 'forEach', 'files')] },
   ],
 });
