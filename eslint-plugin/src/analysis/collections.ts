@@ -7,6 +7,7 @@ import { contains, findObjectProperty, findVariable, isFunctionNode, patternName
 import type { ImportedFunction } from './callGraph';
 import { getCallGraph, resolveImportedFunction } from './callGraph';
 import { getConstruction, thisClass } from './construction';
+import { isDataClientCall } from './dataSources';
 import type { ModuleRef } from './imports';
 import { refMatches, resolveReference } from './imports';
 import { isProjectSpecifier, localExport } from './localModules';
@@ -529,6 +530,11 @@ function functionWork(ctx: CollectionContext, fn: FunctionNode, depth: number): 
   walk(fn.body, ctx.sourceCode.visitorKeys, (node) => {
     if (isFunctionNode(node)) return false;
     if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) work = worst(work, expressionWork(ctx, node.argument, depth, fn));
+    // `(x) => { coll.updateOne(…); }`: the query runs though its promise is dropped.
+    if (node.type === AST_NODE_TYPES.ExpressionStatement) {
+      const expr = skipTransparent(node.expression);
+      if (expr.type === AST_NODE_TYPES.CallExpression && isDataClientCall(ctx.sourceCode, expr)) work = 'async';
+    }
     return undefined;
   });
   return work;
@@ -721,7 +727,36 @@ export function describeFanOut(ctx: CollectionContext, arg: TSESTree.Node, maxEl
   return stored && stored.shape === 'map' ? { ...stored, shape: 'stored', origin: def.node } : null;
 }
 
-function mappedFanOut(ctx: CollectionContext, call: TSESTree.CallExpression, maxElements: number): FanOut | null {
+/**
+ * `xs.forEach(async (x) => …)` or `xs.map(async (x) => …)` as a statement of its own: every call
+ * starts at once and nothing waits for them, the same burst as `Promise.all` without the join.
+ */
+export function describeDroppedFanOut(ctx: CollectionContext, call: TSESTree.CallExpression, maxElements: number): FanOut | null {
+  if (call.parent?.type !== AST_NODE_TYPES.ExpressionStatement || call.arguments.length !== 1) return null;
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.optional) return null;
+  const method = staticPropertyName(callee);
+  if (method !== 'forEach' && method !== 'map' && method !== 'flatMap') return null;
+  // What a plain callback returns is thrown away, and an unknown call in it may well be synchronous
+  // (`rows.forEach((r) => out.push(r))`): only an async function, or a query sent through an eager
+  // driver, is known to start work per item.
+  const mapper = skipTransparent(call.arguments[0] as TSESTree.Node);
+  const fn = isFunctionNode(mapper) ? mapper : getCallGraph(ctx.sourceCode).resolveCallee(mapper)?.node ?? resolveImportedFunction(ctx.sourceCode, mapper)?.fn;
+  if (!fn || (!fn.async && !(isFunctionNode(mapper) && firesDataCall(ctx.sourceCode, mapper)))) return null;
+  return mappedFanOut(ctx, call, maxElements, true);
+}
+
+function firesDataCall(sourceCode: Services, fn: FunctionNode): boolean {
+  let found = false;
+  walk(fn.body, sourceCode.visitorKeys, (node) => {
+    if (found || isFunctionNode(node)) return false;
+    if (node.type === AST_NODE_TYPES.CallExpression && isDataClientCall(sourceCode, node)) found = true;
+    return undefined;
+  });
+  return found;
+}
+
+function mappedFanOut(ctx: CollectionContext, call: TSESTree.CallExpression, maxElements: number, forEach = false): FanOut | null {
   const callee = skipTransparent(call.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
   const method = staticPropertyName(callee);
@@ -731,7 +766,7 @@ function mappedFanOut(ctx: CollectionContext, call: TSESTree.CallExpression, max
   if (method === 'from' && object.type === AST_NODE_TYPES.Identifier && object.name === 'Array' && isGlobalName(ctx.sourceCode, object)) {
     collection = call.arguments[0] as TSESTree.Node;
     mapper = call.arguments[1];
-  } else if (method === 'map' || method === 'flatMap') {
+  } else if (method === 'map' || method === 'flatMap' || (forEach && method === 'forEach')) {
     // `limit.map(xs, fn)` (p-limit) and `queue.map` are the bound, not a fan-out.
     const kind = getConstruction(ctx.sourceCode, object)?.kind;
     if (kind === 'limiter' || kind === 'queue' || isBoundingValue(ctx, object)) return null;

@@ -6,7 +6,7 @@ import { getCallGraph, resolveImportedFunction } from './callGraph';
 import { annotatedRef, getConstruction } from './construction';
 import { handlerRegistration } from './handlers';
 import type { ModuleRef } from './imports';
-import { refMatches, resolveReference } from './imports';
+import { refMatches, requiredModule, resolveReference } from './imports';
 import { isProjectSpecifier, localExport } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -135,7 +135,10 @@ function compute(ctx: OriginContext, expr: TSESTree.Node, depth: number): ValueO
 
 function objectOrigin(ctx: OriginContext, expr: TSESTree.Node, depth: number): ValueOrigin {
   if (expr.type !== AST_NODE_TYPES.ObjectExpression) return 'declared';
-  return anyOf(expr.properties.map((p) => (p.type === AST_NODE_TYPES.SpreadElement ? valueOrigin(ctx, p.argument, depth) : 'declared')));
+  // `Array.from({ length: n }, fn)`: as many items as `n` says.
+  const length = findObjectProperty(expr, 'length');
+  return anyOf(expr.properties.map((p) => (p.type === AST_NODE_TYPES.SpreadElement ? valueOrigin(ctx, p.argument, depth)
+    : p === length ? valueOrigin(ctx, p.value, depth) : 'declared')));
 }
 
 function identifierOrigin(ctx: OriginContext, id: TSESTree.Identifier, depth: number): ValueOrigin {
@@ -279,10 +282,17 @@ function memberOrigin(ctx: OriginContext, member: TSESTree.MemberExpression, dep
   return base;
 }
 
+/** `require('./config.json')`, `import { guildIds } from '../settings.json'`: the program's own configuration. */
+function isOwnJson(module: string): boolean {
+  return module.startsWith('.') && module.endsWith('.json');
+}
+
 function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: number): ValueOrigin {
+  const required = requiredModule(ctx.sourceCode, call);
+  if (required && required.path.length === 0 && isOwnJson(required.module)) return 'declared';
   const callee = skipTransparent(call.callee);
   if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'fetch' && !findVariable(ctx.sourceCode, callee)?.defs.length) return 'data';
-  const ref = resolveReference(ctx.sourceCode, callee);
+  const ref = resolveReference(ctx.sourceCode, promisifiedTarget(ctx.sourceCode, callee) ?? callee);
   if (ref && DATA_FUNCTIONS.some((f) => refMatches(ref, f.module, ...f.path))) return capped(call) ? 'capped' : 'data';
   if (isClientCall(ctx, call)) return queryChainCapped(call) ? 'capped' : 'data';
   // `await listUsers()` or `store.listUsers()` from `./store`, whose body returns a query's rows:
@@ -313,9 +323,26 @@ function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: nu
   return 'unknown';
 }
 
+/**
+ * `const readdir = util.promisify(fs.readdir)` (or `promisify(fs.readdir)(dir)` in place): the
+ * wrapped function, whose result the promise carries.
+ */
+function promisifiedTarget(sourceCode: Services, callee: TSESTree.Node): TSESTree.Node | null {
+  let expr = skipTransparent(callee);
+  if (expr.type === AST_NODE_TYPES.Identifier) {
+    const def = findVariable(sourceCode, expr)?.defs[0];
+    if (def?.type !== 'Variable' || def.node.id !== def.name || !def.node.init || def.node.parent.kind !== 'const') return null;
+    expr = skipTransparent(def.node.init);
+  }
+  if (expr.type !== AST_NODE_TYPES.CallExpression || !refMatches(resolveReference(sourceCode, expr.callee), 'util', 'promisify')) return null;
+  const wrapped = expr.arguments[0];
+  return wrapped && wrapped.type !== AST_NODE_TYPES.SpreadElement ? wrapped : null;
+}
+
 /** `import { users } from './fixtures'`: what the module that exports it stores in it. */
 function importedOrigin(ctx: OriginContext, id: TSESTree.Identifier, depth: number): ValueOrigin {
   const ref = resolveReference(ctx.sourceCode, id);
+  if (ref && isOwnJson(ref.module)) return 'declared';
   const found = ref && isProjectSpecifier(ctx.sourceCode, ref.module) ? localExport(ctx.sourceCode, ref) : null;
   if (!found || found.rest.length > 0) return 'unknown';
   const { value } = found;
@@ -372,6 +399,41 @@ function clientRef(ctx: OriginContext, node: TSESTree.Node): ModuleRef | null {
   }
   return null;
 }
+
+/**
+ * A statement-level call that sends a query or request through a catalogued client
+ * (`coll.findOneAndUpdate(…);` with nothing returned): the work starts whether or not anyone waits.
+ */
+export function isDataClientCall(sourceCode: Services, call: TSESTree.CallExpression): boolean {
+  const ctx = { sourceCode, filename: '' };
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const method = staticPropertyName(callee);
+  let object: TSESTree.Node = skipTransparent(callee.object);
+  while (object.type === AST_NODE_TYPES.CallExpression && !isClient(ctx, object)) {
+    const inner = skipTransparent(object.callee);
+    if (inner.type !== AST_NODE_TYPES.MemberExpression) return false;
+    object = skipTransparent(inner.object);
+  }
+  const ref = clientRef(ctx, object);
+  const getters = ref ? EAGER_CLIENTS[ref.module] : undefined;
+  return getters !== undefined && method !== null && !getters.has(method);
+}
+
+/**
+ * Drivers whose calls send the query when made, with the methods of theirs that only hand out a
+ * handle. Builders that wait for `then` (knex, mongoose queries, Prisma) are left out: a dropped
+ * one never runs.
+ */
+const EAGER_CLIENTS: Readonly<Record<string, ReadonlySet<string>>> = {
+  mongodb: new Set(['db', 'collection', 'find', 'aggregate', 'watch', 'initializeOrderedBulkOp', 'initializeUnorderedBulkOp']),
+  pg: new Set(['on', 'release']),
+  mysql: new Set(['on', 'release', 'escape', 'format']),
+  mysql2: new Set(['on', 'release', 'escape', 'format']),
+  'mysql2/promise': new Set(['on', 'release', 'escape', 'format']),
+  ioredis: new Set(['on', 'pipeline', 'multi', 'duplicate']),
+  redis: new Set(['on', 'multi', 'duplicate']),
+};
 
 /** `pool.query(…)`, `prisma.user.findMany(…)`, `knex('users').where(…)`: a call reached through a client. */
 function isClientCall(ctx: OriginContext, call: TSESTree.CallExpression): boolean {
@@ -468,14 +530,43 @@ function throughOneHandle(sourceCode: Services, call: TSESTree.CallExpression): 
     return callee.type === AST_NODE_TYPES.MemberExpression && HANDLE_CALLBACK_METHODS.has(staticPropertyName(callee) ?? '') && owner.params[0] !== undefined && contains(owner.params[0], def.name);
   }
   if (def.type !== 'Variable' || !def.node.init || def.node.parent.kind !== 'const') return false;
-  let init = skipTransparent(def.node.init);
+  return isOneHandle(sourceCode, def.node.init, 0);
+}
+
+/**
+ * `pool.connect()`, `new pg.Client()`, `dataSource.createQueryRunner()`, or a helper of the
+ * project that returns one of them (`async getClient() { return pool.connect(); }` in `./db`).
+ */
+function isOneHandle(sourceCode: Services, value: TSESTree.Node, depth: number): boolean {
+  let init = skipTransparent(value);
   if (init.type === AST_NODE_TYPES.AwaitExpression) init = skipTransparent(init.argument);
+  if (init.type === AST_NODE_TYPES.Identifier && depth > 0) {
+    const def = findVariable(sourceCode, init)?.defs[0];
+    return def?.type === 'Variable' && def.node.id === def.name && def.node.init !== null && def.node.parent.kind === 'const' &&
+      depth < 4 && isOneHandle(sourceCode, def.node.init, depth + 1);
+  }
   if (init.type === AST_NODE_TYPES.NewExpression || init.type === AST_NODE_TYPES.CallExpression) {
     const ref = resolveReference(sourceCode, init.callee);
     if (ref && SINGLE_CONNECTIONS.some((c) => refMatches(ref, c.module, c.export))) return true;
   }
   if (init.type !== AST_NODE_TYPES.CallExpression) return false;
   const callee = skipTransparent(init.callee);
-  return callee.type === AST_NODE_TYPES.MemberExpression && SINGLE_HANDLE_METHODS.has(staticPropertyName(callee) ?? '') &&
-    !init.arguments.some((a) => isFunctionNode(a));
+  if (callee.type === AST_NODE_TYPES.MemberExpression && SINGLE_HANDLE_METHODS.has(staticPropertyName(callee) ?? '')) {
+    return !init.arguments.some((a) => isFunctionNode(a));
+  }
+  if (depth >= 3) return false;
+  const local = getCallGraph(sourceCode).resolveCall(init);
+  const helper = local ? { fn: local.node, sourceCode } : resolveImportedFunction(sourceCode, callee);
+  return helper !== null && returnsOneHandle(helper.sourceCode, helper.fn, depth + 1);
+}
+
+function returnsOneHandle(sourceCode: Services, fn: FunctionNode, depth: number): boolean {
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return isOneHandle(sourceCode, fn.body, depth);
+  const returned: TSESTree.Node[] = [];
+  walk(fn.body, sourceCode.visitorKeys, (node) => {
+    if (isFunctionNode(node)) return false;
+    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) returned.push(node.argument);
+    return undefined;
+  });
+  return returned.length > 0 && returned.every((r) => isOneHandle(sourceCode, r, depth));
 }

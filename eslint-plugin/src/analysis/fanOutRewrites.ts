@@ -1,6 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { findObjectProperty, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { refMatches, resolveReference } from './imports';
+import { constNumber } from './collections';
 import type { ChunkLoop } from './collections';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -160,4 +162,59 @@ function sliceCounter(loop: TSESTree.ForStatement, source: string, size: string,
   if (update?.type !== AST_NODE_TYPES.AssignmentExpression || update.operator !== '+=') return null;
   if (update.left.type !== AST_NODE_TYPES.Identifier || update.left.name !== name || sourceCode.getText(update.right) !== size) return null;
   return name;
+}
+
+/** Insertions at the same offset become one edit, so ESLint never sees overlapping fixes. */
+export function mergeEdits(edits: readonly TextEdit[]): TextEdit[] {
+  const sorted = [...edits].sort((a, b) => a.range[0] - b.range[0]);
+  const merged: TextEdit[] = [];
+  for (const edit of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && last.range[0] === last.range[1] && last.range[1] === edit.range[0]) {
+      merged[merged.length - 1] = { range: [last.range[0], edit.range[1]], text: last.text + edit.text };
+    } else {
+      merged.push(edit);
+    }
+  }
+  return merged;
+}
+
+/** The combinator's promise is awaited inside the loop body, so each slice finishes before the next starts. */
+export function isAwaitedIn(call: TSESTree.CallExpression, loop: TSESTree.Node): boolean {
+  let current: TSESTree.Node | undefined = call.parent;
+  while (current && current !== loop) {
+    if (current.type === AST_NODE_TYPES.AwaitExpression) return true;
+    if (current.type === AST_NODE_TYPES.FunctionExpression || current.type === AST_NODE_TYPES.ArrowFunctionExpression) return false;
+    current = current.parent;
+  }
+  return false;
+}
+
+/**
+ * `pMap(xs, fn)` / bluebird's `map(xs, fn)` without a finite `concurrency`: the input, the
+ * mapper, and the edit that writes `concurrency: n`. Null when the call is not one of them,
+ * already bounded, or its options cannot be read (a spread, a variable).
+ */
+export function pMapCall(
+  sourceCode: Services,
+  call: TSESTree.CallExpression,
+  concurrency: string,
+): { input: TSESTree.Node; mapper: TSESTree.Node; edit: TextEdit } | null {
+  const ref = resolveReference(sourceCode, call.callee);
+  const isPMap = refMatches(ref, 'p-map') || refMatches(ref, 'p-map', 'pMap');
+  if (!isPMap && !refMatches(ref, 'bluebird', 'map')) return null;
+  const [input, mapper, opts] = call.arguments;
+  if (!input || !mapper || input.type === AST_NODE_TYPES.SpreadElement || mapper.type === AST_NODE_TYPES.SpreadElement) return null;
+  if (opts && opts.type === AST_NODE_TYPES.SpreadElement) return null;
+  const options = opts ? skipTransparent(opts) : null;
+  if (options && options.type !== AST_NODE_TYPES.ObjectExpression) return null;
+  if (options?.properties.some((p) => p.type === AST_NODE_TYPES.SpreadElement)) return null;
+  const prop = options ? findObjectProperty(options, 'concurrency') : null;
+  if (prop && constNumber(sourceCode, prop.value) !== Infinity) return null;
+  const edit: TextEdit = prop
+    ? { range: prop.value.range, text: concurrency }
+    : options
+      ? { range: [options.range[0] + 1, options.range[0] + 1], text: options.properties.length > 0 ? ` concurrency: ${concurrency},` : ` concurrency: ${concurrency} ` }
+      : { range: [mapper.range[1], mapper.range[1]], text: `, { concurrency: ${concurrency} }` };
+  return { input, mapper, edit };
 }

@@ -2,9 +2,9 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CollectionContext, FanOut, TextEdit, ValueOrigin } from '../analysis';
 import {
-  collectionSize, constNumber, createCollectionTypes, defaultImport, describeFanOut, findObjectProperty, fitsPMap,
-  freeName, importedModules, isFunctionNode, isGlobalName, isSerializedWork, limitedMapper, limitedValue, limiterDeclaration, mapperWork,
-  nearestDependencies, refMatches, resolveReference, skipTransparent, soleBatch, statementAnchor, staticPropertyName, teardownOf, valueOrigin,
+  collectionSize, createCollectionTypes, defaultImport, describeDroppedFanOut, describeFanOut, fitsPMap, freeName, importedModules,
+  isAwaitedIn, isFunctionNode, isGlobalName, isSerializedWork, limitedMapper, limitedValue, limiterDeclaration, mapperWork, mergeEdits,
+  nearestDependencies, pMapCall, skipTransparent, soleBatch, statementAnchor, staticPropertyName, teardownOf, valueOrigin,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -13,7 +13,7 @@ import { evidenceAt, recordEvidence } from '../util/evidence';
 import { getSharedSettings, isStrict } from '../util/settings';
 
 export type Options = [{ concurrency?: number; maxLiteralElements?: number }];
-export type MessageId = 'unboundedFanOut' | 'chunkedBatch' | 'unboundedPMap' | 'usePMap' | 'useLimiter' | 'addConcurrency';
+export type MessageId = 'unboundedFanOut' | 'unawaitedFanOut' | 'chunkedBatch' | 'unboundedPMap' | 'usePMap' | 'useLimiter' | 'addConcurrency';
 
 const COMBINATORS: ReadonlySet<string> = new Set(['all', 'allSettled', 'any', 'race']);
 
@@ -32,6 +32,10 @@ export default createRule<Options, MessageId>({
         '`Promise.{{method}}` starts {{what}} at once with no bound on how many run together{{where}}: a large input ' +
         'blows through the downstream rate limit and keeps every call and its payload in memory until the last one ' +
         'settles. {{remedy}}',
+      unawaitedFanOut:
+        '`{{method}}` starts one async call per item of `{{source}}` at once and waits for none of them: a large ' +
+        'input blows through the downstream rate limit and keeps every call and its payload in memory until the last ' +
+        'one settles. {{remedy}}',
       chunkedBatch:
         'This loop awaits `Promise.{{method}}` on slices of {{size}} of `{{source}}` (loop at line {{line}}): each ' +
         'slice waits for its slowest call, so finished slots sit idle and the next slice cannot start. A sliding ' +
@@ -108,7 +112,8 @@ export default createRule<Options, MessageId>({
     function reportable(fanOut: FanOut): boolean {
       if (fanOut.work && isSerializedWork(sourceCode, fanOut.work)) return false;
       const origin = originOf(fanOut);
-      if (origin === 'capped') return false;
+      // Bounded by construction: the program's own lists and configuration (a literal too long is still strict's).
+      if (origin === 'capped' || (origin === 'declared' && fanOut.size.kind === 'unknown')) return false;
       // A name guess (`this.plugins`, `s.closeAll()`) speaks only for values nothing else is
       // known about, which only strict reports; a collection of rows is reported whatever it is called.
       if (fanOut.guess && origin !== 'data') return false;
@@ -127,6 +132,8 @@ export default createRule<Options, MessageId>({
         if (!isFunctionNode(current)) continue;
         const mapCall = current.parent;
         if (mapCall?.type !== AST_NODE_TYPES.CallExpression || mapCall.arguments[0] !== current) continue;
+        const dropped = describeDroppedFanOut(collections(), mapCall, maxElements);
+        if (dropped && reportable(dropped)) return true;
         let outer: TSESTree.Node | undefined = mapCall.parent;
         while (outer && (outer.type === AST_NODE_TYPES.TSAsExpression || outer.type === AST_NODE_TYPES.TSNonNullExpression)) outer = outer.parent;
         if (outer?.type !== AST_NODE_TYPES.CallExpression || outer.arguments[0] !== mapCall || !isCombinator(outer)) continue;
@@ -253,34 +260,31 @@ export default createRule<Options, MessageId>({
     }
 
     function checkPMapCall(call: TSESTree.CallExpression): void {
-      const ref = resolveReference(sourceCode, call.callee);
-      const isPMap = refMatches(ref, 'p-map') || refMatches(ref, 'p-map', 'pMap');
-      if (!isPMap && !refMatches(ref, 'bluebird', 'map')) return;
-      const [input, mapper, opts] = call.arguments;
-      if (!input || !mapper || input.type === AST_NODE_TYPES.SpreadElement || mapper.type === AST_NODE_TYPES.SpreadElement) return;
-      if (opts && opts.type === AST_NODE_TYPES.SpreadElement) return;
-      const options = opts ? skipTransparent(opts) : null;
-      if (options && options.type !== AST_NODE_TYPES.ObjectExpression) return;
-      const prop = options ? findObjectProperty(options, 'concurrency') : null;
-      if (options?.properties.some((p) => p.type === AST_NODE_TYPES.SpreadElement)) return;
-      if (prop && constNumber(sourceCode, prop.value) !== Infinity) return;
+      const found = pMapCall(sourceCode, call, concurrency);
+      if (!found) return;
+      const { input, mapper } = found;
       const size = collectionSize(collections(), input);
       if (size.kind === 'bounded' && size.count <= maxElements) return;
       if (mapperWork(collections(), mapper) !== 'async') return;
       const teardown = teardownOf(collections(), mapper, input);
       if (teardown === 'fact' || isSerializedWork(sourceCode, mapper)) return;
       const origin = valueOrigin(originContext, input);
-      if (origin === 'capped' || (origin !== 'data' && (!strict || teardown === 'guess')) || insideReportedFanOut(call)) return;
-      const edit: TextEdit = prop
-        ? { range: prop.value.range, text: concurrency }
-        : options
-          ? { range: [options.range[0] + 1, options.range[0] + 1], text: options.properties.length > 0 ? ` concurrency: ${concurrency},` : ` concurrency: ${concurrency} ` }
-          : { range: [mapper.range[1], mapper.range[1]], text: `, { concurrency: ${concurrency} }` };
+      if (origin === 'capped' || (origin === 'declared' && size.kind === 'unknown') || (origin !== 'data' && (!strict || teardown === 'guess')) || insideReportedFanOut(call)) return;
       context.report({
         node: call,
         messageId: 'unboundedPMap',
         data: { callee: sourceCode.getText(call.callee), source: describe(input), concurrency },
-        suggest: [suggestion('addConcurrency', concurrency, [edit])],
+        suggest: [suggestion('addConcurrency', concurrency, [found.edit])],
+      });
+    }
+
+    function reportDropped(call: TSESTree.CallExpression, method: string, fanOut: FanOut): void {
+      if (!reportable(fanOut) || insideReportedFanOut(call)) return;
+      context.report({
+        node: call,
+        messageId: 'unawaitedFanOut',
+        data: { method, source: describe(fanOut.collection), remedy: remedy('all', concurrency) },
+        suggest: fanOutSuggestions(call, method, fanOut),
       });
     }
 
@@ -302,6 +306,10 @@ export default createRule<Options, MessageId>({
             if (fanOut) reportFanOut(call, method, fanOut);
             return;
           }
+          if (method === 'forEach' || method === 'map' || method === 'flatMap') {
+            const dropped = describeDroppedFanOut(collections(), call, maxElements);
+            if (dropped) reportDropped(call, method, dropped);
+          }
         }
         if (checkPMap) checkPMapCall(call);
       },
@@ -311,30 +319,4 @@ export default createRule<Options, MessageId>({
 
 function optional<T>(value: T | null): T[] {
   return value === null ? [] : [value];
-}
-
-/** Insertions at the same offset become one edit, so ESLint never sees overlapping fixes. */
-function mergeEdits(edits: readonly TextEdit[]): TextEdit[] {
-  const sorted = [...edits].sort((a, b) => a.range[0] - b.range[0]);
-  const merged: TextEdit[] = [];
-  for (const edit of sorted) {
-    const last = merged[merged.length - 1];
-    if (last && last.range[0] === last.range[1] && last.range[1] === edit.range[0]) {
-      merged[merged.length - 1] = { range: [last.range[0], edit.range[1]], text: last.text + edit.text };
-    } else {
-      merged.push(edit);
-    }
-  }
-  return merged;
-}
-
-/** The combinator's promise is awaited inside the loop body, so each slice finishes before the next starts. */
-function isAwaitedIn(call: TSESTree.CallExpression, loop: TSESTree.Node): boolean {
-  let current: TSESTree.Node | undefined = call.parent;
-  while (current && current !== loop) {
-    if (current.type === AST_NODE_TYPES.AwaitExpression) return true;
-    if (current.type === AST_NODE_TYPES.FunctionExpression || current.type === AST_NODE_TYPES.ArrowFunctionExpression) return false;
-    current = current.parent;
-  }
-  return false;
 }

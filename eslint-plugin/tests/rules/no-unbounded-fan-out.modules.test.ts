@@ -145,3 +145,17 @@ export async function ship(customer: string) {
     },
   ],
 });
+
+// Cross-file origins and handles (tests/fixtures/fan-out-origins): a connection lent by a helper
+// of the project serializes what runs on it; the pool the same helper module hands out does not.
+const orders = fixture('fan-out-origins/src/orders.js');
+const insertEach = (handle: string): string => `const db = require('./db');
+module.exports = async function place(orderId) {
+  const { rows } = await db.query('select * from cart_item where order_id = $1', [orderId]);
+  const client = await ${handle};
+  await Promise.all(rows.map((item) => client.query('insert into order_items values ($1, $2)', [orderId, item.id])));
+};`;
+recommended.run<MessageId, Options>('no-unbounded-fan-out (handles from project modules)', rule as never, {
+  valid: [{ filename: orders, code: insertEach('db.getClient()') }],
+  invalid: [{ filename: orders, code: insertEach('db.getPool()'), errors: [{ messageId: 'unboundedFanOut' as const, line: 5 }] }],
+});

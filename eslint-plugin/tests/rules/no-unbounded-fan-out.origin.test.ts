@@ -9,6 +9,9 @@ const NONE = fixture('fan-out/none/batch.ts');
 const report = (line: number, column = 9): InvalidTestCase<MessageId, Options>['errors'][number] =>
   ({ messageId: 'unboundedFanOut', line, column, suggestions: [] });
 
+const dropped = (line: number, method: string, source: string): InvalidTestCase<MessageId, Options>['errors'][number] =>
+  ({ messageId: 'unawaitedFanOut', line, column: 3, data: { method, source, remedy: 'Add `p-map` (or `p-limit`) to package.json and bound it to 8 at a time.' }, suggestions: [] });
+
 // --- collections whose size comes from data: reported under both presets ---
 const fromData: InvalidTestCase<MessageId, Options>[] = [
   {
@@ -110,6 +113,51 @@ export const worker = new Worker('digest', async (job) => {
     errors: [report(4)],
   },
   {
+    // a directory listing through \`util.promisify\`
+    code: `import * as fs from 'fs';
+import * as util from 'util';
+import { scan } from './scan';
+const readdir = util.promisify(fs.readdir);
+export async function run(dir: string) {
+  const entries = await readdir(dir);
+  await Promise.all(entries.map((e) => scan(e)));
+}`,
+    errors: [report(7)],
+  },
+  {
+    // \`forEach\` with an async callback over rows: the same burst, and nothing waits for it
+    code: `import { Pool } from 'pg';
+import { send } from './mail';
+const pool = new Pool();
+export async function run() {
+  const { rows } = await pool.query('select * from users');
+  rows.forEach(async (r) => { await send(r.email); });
+}`,
+    errors: [dropped(6, 'forEach', 'rows')],
+  },
+  {
+    // a dropped \`map\` over a response body; the inner fan-out over each item is not reported again
+    code: `import axios from 'axios';
+import { upload } from './s3';
+export async function run(url: string) {
+  const { data } = await axios.get(url);
+  data.albums.map(async (album) => { await Promise.all(album.photos.map((p) => upload(p))); });
+}`,
+    errors: [dropped(5, 'map', 'data.albums')],
+  },
+  {
+    // a block-bodied mapper that fires a mongodb update without returning it: the updates still all start
+    code: `import { MongoClient } from 'mongodb';
+const client = new MongoClient('mongodb://db');
+export async function sync(url: string) {
+  const invites = await (await fetch(url)).json();
+  await Promise.all(invites.map((invite) => {
+    client.db().collection('invites').updateOne({ code: invite.code }, { $set: { uses: invite.uses } });
+  }));
+}`,
+    errors: [report(5)],
+  },
+  {
     // nested: only the outer level, over the rows, is reported
     code: `import { Pool } from 'pg';
 import { upload } from './s3';
@@ -154,6 +202,20 @@ export async function run(extra: { email: string }[]) {
   const { rows } = await pool.query('select * from users');
   await notifyAll(rows);
   await notifyAll(extra);
+}`,
+  // Promisified, but not a data source: what \`gzip\` gives back says nothing about a collection.
+  `import { promisify } from 'util';
+import { gzip } from 'zlib';
+import { upload } from './s3';
+const pack = promisify(gzip);
+export async function run(body: string) {
+  const parts = await pack(body);
+  await Promise.all(parts.map((p) => upload(p)));
+}`,
+  // \`forEach\` over a parameter nobody in the file passes: unknown origin (strict reports it).
+  `import { upload } from './s3';
+export function run(files: string[]) {
+  files.forEach(async (f) => { await upload(f); });
 }`,
   // A helper whose callers pass hand-written lists.
   `import { warm } from './cache';
@@ -210,6 +272,52 @@ export async function run() {
   await Promise.all(rows.map((r) => client.query('update jobs set done = true where id = $1', [r.id])));
   client.release();
 }`,
+  // \`forEach\` over a hand-written list, and one whose callback only pushes the promise (joined elsewhere).
+  `import { warm } from './cache';
+export function start(pending: Promise<void>[]) {
+  ['users', 'teams', 'orgs'].forEach(async (k) => { await warm(k); });
+  ['users', 'teams'].forEach((k) => pending.push(warm(k)));
+}`,
+  // \`forEach\` over rows, each call through one p-limit limiter: at most 4 at a time.
+  `import { Pool } from 'pg';
+import pLimit from 'p-limit';
+import { send } from './mail';
+const pool = new Pool();
+const limit = pLimit(4);
+export async function run() {
+  const { rows } = await pool.query('select * from users');
+  rows.forEach((r) => limit(() => send(r.email)));
+}`,
+  // A block-bodied mapper whose statements only compute: nothing starts per item.
+  `import { MongoClient } from 'mongodb';
+const client = new MongoClient('mongodb://db');
+export async function sync(url: string) {
+  const invites = await (await fetch(url)).json();
+  const codes = await Promise.all(invites.map((invite) => {
+    client.db().collection('invites');
+    console.log(invite.code);
+  }));
+  return codes;
+}`,
+  // A plain \`forEach\` callback over a response: what it returns is thrown away and nothing here is async.
+  `import axios from 'axios';
+export async function names(url: string) {
+  const { data } = await axios.get(url);
+  const out: string[] = [];
+  Object.keys(data.items).forEach((key) => { if (!key) return out.push('none'); out.push(key); });
+  return out;
+}`,
+  // The program's own JSON configuration, required or imported: a configured list.
+  `const { guildIds } = require('./configs.json');
+const { deploy } = require('./deploy');
+module.exports = function deployAll() {
+  guildIds.forEach(async (id) => { await deploy(id); });
+};`,
+  `import settings from '../settings.json';
+import { ping } from './ping';
+export async function pingAll() {
+  await Promise.all(settings.regions.map((r: string) => ping(r)));
+}`,
   // A knex transaction callback.
   `import knex from 'knex';
 const db = knex({ client: 'pg' });
@@ -234,5 +342,16 @@ createRuleTester().run('no-unbounded-fan-out (strict, by origin)', rule, {
     { code: quietInRecommended[0] as string, filename: NONE, errors: [report(3)] },
     { code: quietInRecommended[1] as string, filename: NONE, errors: [report(5)] },
     { code: quietInRecommended[3] as string, filename: NONE, errors: [report(5)] },
+    // The near miss of the JSON configuration: a file named at run time is not the program's own.
+    {
+      code: `const { guildIds } = require(process.env.GUILDS_FILE);
+const { deploy } = require('./deploy');
+module.exports = function deployAll() {
+  guildIds.forEach(async (id) => { await deploy(id); });
+};`,
+      filename: NONE,
+      errors: [dropped(4, 'forEach', 'guildIds')],
+    },
+    { code: quietInRecommended.find((c) => typeof c === 'string' && c.includes('files.forEach')) as string, filename: NONE, errors: [dropped(3, 'forEach', 'files')] },
   ],
 });

@@ -471,6 +471,32 @@ export async function nightly(tickets: string[]) {
       ],
     },
     {
+      // a dropped forEach with p-limit declared: a limiter around each call, nothing else changes
+      code: `import { summarise } from './llm';
+export function nightly(tickets: string[]) {
+  tickets.forEach(async (t) => { await summarise(t); });
+}`,
+      filename: WITH_P_LIMIT,
+      errors: [
+        {
+          messageId: 'unawaitedFanOut',
+          line: 3,
+          column: 3,
+          suggestions: [
+            {
+              messageId: 'useLimiter',
+              output: `import { summarise } from './llm';
+import pLimit from 'p-limit';
+export function nightly(tickets: string[]) {
+  const limit = pLimit(8);
+  tickets.forEach((t) => limit(async () => { await summarise(t); }));
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
       // p-limit declared: a limiter around each call
       code: `import { summarise } from './llm';
 export async function nightly(tickets: string[]) {
