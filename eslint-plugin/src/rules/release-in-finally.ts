@@ -17,6 +17,7 @@ export type Options = [{ resources?: ResourceShape[] }];
 export type MessageId =
   | 'notInFinally'
   | 'earlyExit'
+  | 'callbackExit'
   | 'neverReleased'
   | 'releasedOnlyInCatch'
   | 'unreleasedPath'
@@ -65,6 +66,8 @@ export default createRule<Options, MessageId>({
     messages: {
       notInFinally: '{{What}} from `{{acquire}}` is not released if line {{line}} throws: {{cost}}. Release it in `finally`.',
       earlyExit: '{{What}} from `{{acquire}}` is never released on the `{{exit}}` at line {{line}}: {{cost}}. Release it in `finally`.',
+      callbackExit:
+        '{{What}} from `{{acquire}}` is never released on the `{{exit}}` at line {{line}}, in the callback that should release it: {{cost}}. Release it before the callback can leave.',
       neverReleased: '{{What}} from `{{acquire}}` is never released in this function: {{cost}}. Release it in `finally`.',
       releasedOnlyInCatch:
         '{{What}} from `{{acquire}}` is released only in the `catch` at line {{line}}, so a run that succeeds keeps it: {{cost}}. Release it in `finally`.',
@@ -148,8 +151,11 @@ export default createRule<Options, MessageId>({
       const evidence: EvidenceLocation[] = [evidenceAt(acquisition.acquireCall, 'acquired here')];
       const suggest: TSESLint.ReportSuggestionArray<MessageId> = [];
       let fix: TSESLint.ReportFixFunction | null = null;
-      const messageId = problem.kind;
+      // Released in the resource's own callbacks: a `finally` here would release before they run.
+      const inCallback = acquisition.releaseCalls.some((site) => site.inNestedFunction);
+      const messageId: MessageId = problem.kind === 'earlyExit' && inCallback ? 'callbackExit' : problem.kind;
       const wrap = (): void => {
+        if (inCallback) return;
         const plan = planWrapInTryFinally(sourceCode, acquisition, problem.kind === 'neverReleased' ? synthesizedRelease(acquisition) : null);
         if (plan?.safe && problem.kind === 'notInFinally') fix = plan.fix;
         else if (plan) suggest.push({ messageId: 'wrapInTryFinally', fix: plan.fix });
