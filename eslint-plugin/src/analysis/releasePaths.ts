@@ -44,6 +44,12 @@ export interface ReleasePathOptions {
    * creates, a property read on a value that cannot be nullish) does not count as a thrower.
    */
   sourceCode?: Readonly<TSESLint.SourceCode>;
+  /**
+   * Is `node` (an awaited expression) the acquire of another lock or permit, which waits until it
+   * is granted rather than failing? `await a.acquire(); await b.acquire(); try { … } finally { … }`
+   * takes locks in order: the second wait is not a throw that leaks the first.
+   */
+  waitsWithoutFailing?: (node: TSESTree.Node) => boolean;
 }
 
 /** Escapes that hand the resource to someone else: the function no longer owns it. */
@@ -104,6 +110,7 @@ class Walker {
         const between = list[j] as TSESTree.Statement;
         const exit = firstExit(between);
         if (exit) return { kind: 'earlyExit', exit };
+        if (between.type === AST_NODE_TYPES.ExpressionStatement && this.options.waitsWithoutFailing?.(between.expression)) continue;
         const thrower = this.firstThrower(between);
         if (thrower) return { kind: 'throwBeforeTry', thrower, guard: statement };
       }

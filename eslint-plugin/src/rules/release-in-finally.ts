@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { Acquisition, AcquisitionKind, ReleaseProblem } from '../analysis';
 import {
-  checkReleasePaths, findManualAcquisitions, getCallGraph, skipTransparent, staticPropertyName, typeHasProperty,
+  checkReleasePaths, findManualAcquisitions, getCallGraph, getConstruction, skipTransparent, staticPropertyName, typeHasProperty,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -212,14 +212,31 @@ export default createRule<Options, MessageId>({
 
     return {
       'Program:exit'() {
-        for (const acquisition of findManualAcquisitions(sourceCode, { resources, services })) {
-          const problem = checkReleasePaths(acquisition, { isPromise: (expr) => isPromise(acquisition, expr), sourceCode });
+        const acquisitions = findManualAcquisitions(sourceCode, { resources, services });
+        const waits = new Set(acquisitions.filter((a) => waitsUntilGranted(sourceCode, a)).map((a) => a.acquireExpression));
+        for (const acquisition of acquisitions) {
+          const problem = checkReleasePaths(acquisition, {
+            isPromise: (expr) => isPromise(acquisition, expr),
+            sourceCode,
+            waitsWithoutFailing: (node) => waits.has(node as TSESTree.Expression),
+          });
           if (problem) report(acquisition, problem);
         }
       },
     };
   },
 });
+
+/**
+ * A lock or permit acquire that only waits: nothing in it can fail but a timeout, and
+ * `withTimeout`/`tryAcquire` wrappers are what add one.
+ */
+function waitsUntilGranted(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition): boolean {
+  if (acquisition.kind !== 'lock' && acquisition.kind !== 'permit') return false;
+  if (acquisition.acquireExpression.type !== AST_NODE_TYPES.AwaitExpression || acquisition.acquireCall.arguments.length > 0) return false;
+  const owner = acquisition.owner;
+  return !owner || (getConstruction(sourceCode, owner)?.wrappedBy.length ?? 0) === 0;
+}
 
 function exitKeyword(exit: TSESTree.Node): string {
   switch (exit.type) {
