@@ -47,6 +47,7 @@ import type { ConstructionKind } from './catalog';
 import { getConstruction, thisClass } from './construction';
 import { refMatches, resolveReference } from './imports';
 import { askChecker, typeAt } from './typeQueries';
+import { callsAcquireWrapper, callsReleaseHelper } from './acquireWrappers';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -79,7 +80,9 @@ export type ReleaseForm =
   /** `pool.release(res)`: the object acquired from takes the resource back. */
   | 'ownerTakesResult'
   /** `lockfile.unlock(file)`: a module function. */
-  | 'moduleFunction';
+  | 'moduleFunction'
+  /** `releaseConnection(conn)`: a function of the project that releases its argument. */
+  | 'helper';
 
 export interface ReleaseSite {
   call: TSESTree.CallExpression;
@@ -317,6 +320,12 @@ function fileAcquisitions(sourceCode: Services, options: LockAnalysisOptions): F
     const found = recognize(sourceCode, call, resources, typed ? options.services ?? null : null, evidence);
     if (found) list.push(found);
   }
+  const recognized = new Set(list.map((a) => a.acquireCall));
+  for (const call of wrapperCandidates(sourceCode, recognized)) {
+    const found = recognizeWrapper(sourceCode, call);
+    if (found) list.push(found);
+  }
+  list.sort((a, b) => a.acquireCall.range[0] - b.acquireCall.range[0]);
   const result = { list, byCall: new Map(list.map((a) => [a.acquireCall, a])) };
   perFile.set(key, result);
   return result;
@@ -403,6 +412,79 @@ function pairingShape(sourceCode: Services, owner: TSESTree.Expression, method: 
     kind: 'lock', library: null, recognizedBy: 'pairing', resultRole: null,
     ownerRelease: releases, resultRelease: [], ownerTakesResult: [],
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Acquire wrappers
+
+const AWAIT_PATTERN = /(?<![\w$])await(?![\w$])/g;
+
+/**
+ * `const c = await getClient()`: awaited calls bound to a name that are not acquire methods
+ * themselves, in a file that releases something (every form of evidence says `release`).
+ */
+function wrapperCandidates(sourceCode: Services, taken: ReadonlySet<TSESTree.CallExpression>): TSESTree.CallExpression[] {
+  if (!sourceCode.text.includes('release')) return [];
+  const out: TSESTree.CallExpression[] = [];
+  for (const node of nodesAtMatches(sourceCode, AWAIT_PATTERN)) {
+    if (node.type !== AST_NODE_TYPES.AwaitExpression) continue;
+    const call = skipTransparent(node.argument);
+    if (call.type !== AST_NODE_TYPES.CallExpression || taken.has(call)) continue;
+    if (boundName(sourceCode, node)) out.push(call);
+  }
+  return out;
+}
+
+/** The variable an awaited expression is bound to (`const c = await …`, `c = await …`), or null. */
+function boundName(sourceCode: Services, awaited: TSESTree.Node): TSESLint.Scope.Variable | null {
+  let expression: TSESTree.Node = awaited;
+  while (expression.parent?.type === AST_NODE_TYPES.TSAsExpression || expression.parent?.type === AST_NODE_TYPES.TSNonNullExpression) {
+    expression = expression.parent;
+  }
+  const parent = expression.parent;
+  let target: TSESTree.Node | null = null;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === expression) target = parent.id;
+  if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && parent.right === expression) target = parent.left;
+  return target?.type === AST_NODE_TYPES.Identifier ? findVariable(sourceCode, target) : null;
+}
+
+/**
+ * `const c = await getConnection(conn)` where `getConnection` hands back an acquired resource,
+ * and the caller shows how it goes back: `c.release()`, `release()` for a returned release
+ * function, or `releaseConnection(c)`. Without such a use the result is not evidence: the
+ * helper may hand over a client its caller keeps.
+ */
+function recognizeWrapper(sourceCode: Services, call: TSESTree.CallExpression): Acquisition | null {
+  const awaited = call.parent?.type === AST_NODE_TYPES.AwaitExpression ? call.parent : null;
+  const variable = awaited ? boundName(sourceCode, awaited) : null;
+  if (!variable) return null;
+  let pairing: UsagePairing | null = null;
+  const passed: { call: TSESTree.CallExpression; index: number }[] = [];
+  for (const reference of variable.references) {
+    const id = reference.identifier;
+    if (id.type !== AST_NODE_TYPES.Identifier || id.range[0] < call.range[1]) continue;
+    const use = usage(id);
+    if ((use.kind === 'method' && use.name === 'release') ||
+      (use.kind === 'releaseReference' && use.node.type === AST_NODE_TYPES.MemberExpression && staticPropertyName(use.node) === 'release')) {
+      pairing = 'resultMethod';
+      break;
+    }
+    if (use.kind === 'called') {
+      pairing = 'releaseFunction';
+      break;
+    }
+    if (use.kind === 'argument' && use.call.type === AST_NODE_TYPES.CallExpression) {
+      passed.push({ call: use.call, index: argumentIndex(use.call, argumentOf(id)) });
+    }
+  }
+  if (!pairing && passed.some((p) => callsReleaseHelper(sourceCode, p.call, p.index, ['release']))) pairing = 'resultMethod';
+  if (!pairing || !callsAcquireWrapper(sourceCode, call)) return null;
+  const fn = enclosingFunction(call);
+  return build(sourceCode, call, null, USAGE_SHAPES[pairing], fn, fn ? fn.body : sourceCode.ast);
+}
+
+function argumentIndex(call: TSESTree.CallExpression, node: TSESTree.Node): number {
+  return (call.arguments as readonly TSESTree.Node[]).indexOf(node);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -714,6 +796,10 @@ function findReleases(sourceCode: Services, q: ReleaseQuery): ReleaseSite[] {
           sites.set(use.call, 'ownerTakesResult');
         }
       }
+      if (q.resultRole === 'resource' && use.kind === 'argument' && use.call.type === AST_NODE_TYPES.CallExpression && !sites.has(use.call) &&
+        callsReleaseHelper(sourceCode, use.call, argumentIndex(use.call, argumentOf(id)), q.shape.resultRelease.length > 0 ? q.shape.resultRelease : ['release'])) {
+        sites.set(use.call, 'helper');
+      }
     }
   }
   if (q.owner && q.shape.ownerRelease.length > 0) {
@@ -727,6 +813,13 @@ function findReleases(sourceCode: Services, q: ReleaseQuery): ReleaseSite[] {
   return [...sites]
     .map(([call, form]) => siteOf(call, form, q.scope))
     .sort((a, b) => a.call.range[0] - b.call.range[0]);
+}
+
+/** The argument node a reference sits in: the identifier, or the `x!` / `x as T` around it. */
+function argumentOf(id: TSESTree.Identifier): TSESTree.Node {
+  let node: TSESTree.Node = id;
+  while (node.parent?.type === AST_NODE_TYPES.TSNonNullExpression || node.parent?.type === AST_NODE_TYPES.TSAsExpression) node = node.parent;
+  return node;
 }
 
 function siteOf(call: TSESTree.CallExpression, form: ReleaseForm, scope: TSESTree.Node): ReleaseSite {

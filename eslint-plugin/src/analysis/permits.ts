@@ -37,7 +37,7 @@ export interface PermitCall {
 export const LIMITER_KINDS: ReadonlySet<PermitKind> = new Set<PermitKind>(['limiter', 'queue', 'bottleneck']);
 
 /** Modules whose objects take permits around callbacks: a file importing none of them has no callback regions. */
-export const PERMIT_MODULES: readonly string[] = ['async-mutex', 'p-limit', 'p-queue', 'bottleneck', 'async-lock', 'async-sema', 'await-lock'];
+export const PERMIT_MODULES: readonly string[] = ['async-mutex', 'p-limit', 'p-map', 'p-queue', 'bottleneck', 'async-lock', 'async-sema', 'await-lock'];
 
 /** A cheap early exit: can any call in this file run a callback under a permit? */
 export function mayContainPermitCalls(sourceCode: Services, custom: readonly ModuleExport[] = []): boolean {
@@ -64,6 +64,7 @@ export function getPermitCall(
     const construction = getConstruction(sourceCode, callee);
     if (construction?.kind === 'limiter') return permit(sourceCode, call, 'limiter', firstArg(call, 0), construction);
     const ref = resolveReference(sourceCode, callee);
+    if (refMatches(ref, 'p-map') || refMatches(ref, 'p-map', 'pMap')) return pMapCall(sourceCode, call);
     if (ref && custom.some((c) => c.export !== undefined && c.module !== undefined && refMatches(ref, c.module, c.export))) {
       return permit(sourceCode, call, 'custom', firstFunction(call, 0), null);
     }
@@ -126,6 +127,23 @@ function permit(
 ): PermitCall | null {
   if (callbacks.length === 0) return null;
   return { call, kind, callbacks, construction, capacity: capacityOf(sourceCode, kind, construction) };
+}
+
+/**
+ * `pMap(items, mapper, { concurrency: N })`: each mapper call holds one of N slots until its
+ * promise settles. Without `concurrency` p-map runs every item at once.
+ */
+function pMapCall(sourceCode: Services, call: TSESTree.CallExpression): PermitCall | null {
+  const callbacks = firstArg(call, 1);
+  if (callbacks.length === 0) return null;
+  const options = call.arguments[2];
+  let capacity: number | null = Infinity;
+  if (options && options.type !== AST_NODE_TYPES.SpreadElement) {
+    capacity = optionValue(sourceCode, options, 'concurrency') ?? (hasOption(options, 'concurrency') ? null : Infinity);
+  } else if (options) {
+    capacity = null;
+  }
+  return { call, kind: 'limiter', callbacks, construction: null, capacity };
 }
 
 function firstArg(call: TSESTree.CallExpression, index: number): TSESTree.Node[] {

@@ -7,6 +7,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { FunctionNode } from './ast';
 import { contains, findVariable, isFunctionNode, skipTransparent } from './ast';
 import type { Acquisition, ReleaseSite } from './locks';
 import { releaseCoverStatement } from './locks';
@@ -43,6 +44,12 @@ export interface ReleasePathOptions {
    * creates, a property read on a value that cannot be nullish) does not count as a thrower.
    */
   sourceCode?: Readonly<TSESLint.SourceCode>;
+  /**
+   * Is `node` (an awaited expression) the acquire of another lock or permit, which waits until it
+   * is granted rather than failing? `await a.acquire(); await b.acquire(); try { … } finally { … }`
+   * takes locks in order: the second wait is not a throw that leaks the first.
+   */
+  waitsWithoutFailing?: (node: TSESTree.Node) => boolean;
 }
 
 /** Escapes that hand the resource to someone else: the function no longer owns it. */
@@ -51,7 +58,9 @@ const OWNER_CHANGES = new Set(['returned', 'stored', 'collected', 'aliased']);
 export function checkReleasePaths(acquisition: Acquisition, options: ReleasePathOptions = {}): ReleaseProblem | null {
   const { escape, releaseCalls } = acquisition;
   if (escape && OWNER_CHANGES.has(escape.kind)) return null;
-  if (releaseCalls.some((site) => site.inNestedFunction)) return null;
+  // A release in a callback is someone else's to time, unless the callback is the resource's own
+  // continuation: `conn.query(sql, (err, rows) => { …; conn.release(); })`.
+  if (releaseCalls.some((site) => site.inNestedFunction && !inContinuation(acquisition, site.call))) return null;
   // `const p = mutex.acquire()` keeps a promise; what happens to it is beyond this check.
   if (acquisition.acquireExpression.type !== AST_NODE_TYPES.AwaitExpression && acquisition.resourceNode) return null;
   if (releaseCalls.length === 0) {
@@ -101,6 +110,7 @@ class Walker {
         const between = list[j] as TSESTree.Statement;
         const exit = firstExit(between);
         if (exit) return { kind: 'earlyExit', exit };
+        if (between.type === AST_NODE_TYPES.ExpressionStatement && this.options.waitsWithoutFailing?.(between.expression)) continue;
         const thrower = this.firstThrower(between);
         if (thrower) return { kind: 'throwBeforeTry', thrower, guard: statement };
       }
@@ -168,6 +178,8 @@ class Walker {
   /** Walks one statement entered while held; returns whether it may still be held after it. */
   private walkStatement(statement: TSESTree.Node): boolean {
     if (this.releasesIn(statement)) return false;
+    const continuation = this.continuationIn(statement);
+    if (continuation) return this.walkContinuation(continuation);
     switch (statement.type) {
       case AST_NODE_TYPES.ReturnStatement:
       case AST_NODE_TYPES.BreakStatement:
@@ -265,6 +277,37 @@ class Walker {
 
   private inHandler = false;
 
+  /**
+   * `conn.query(sql, (err, rows) => { … })` as a statement, where the callback holds a release:
+   * the resource goes with the callback, which runs later, outside every `try` here.
+   */
+  private continuationIn(statement: TSESTree.Node): FunctionNode | null {
+    if (statement.type !== AST_NODE_TYPES.ExpressionStatement) return null;
+    const call = skipTransparent(statement.expression);
+    if (call.type !== AST_NODE_TYPES.CallExpression) return null;
+    const callback = call.arguments[call.arguments.length - 1];
+    if (!isFunctionNode(callback) || !isContinuationCall(this.acquisition, callback)) return null;
+    return this.acquisition.releaseCalls.some((site) => contains(callback, site.call)) ? callback : null;
+  }
+
+  /** Walks a continuation's body as the rest of the held region; the code after the call no longer holds it. */
+  private walkContinuation(callback: FunctionNode): boolean {
+    const body = callback.body;
+    if (body.type !== AST_NODE_TYPES.BlockStatement) return false;
+    const saved = { caught: this.caught, caughtThrower: this.caughtThrower, inHandler: this.inHandler };
+    this.caught = 0;
+    this.caughtThrower = null;
+    this.inHandler = false;
+    const held = this.walkList(body.body, true);
+    if (held && !this.problem) {
+      this.problem = { kind: 'unreleasedPath', at: this.heldReason ?? callback, release: this.acquisition.releaseCalls[0] as ReleaseSite };
+    }
+    this.caught = saved.caught;
+    this.caughtThrower = saved.caughtThrower;
+    this.inHandler = saved.inHandler;
+    return false;
+  }
+
   private merge(at: TSESTree.Node, a: boolean, b: boolean): boolean {
     if (a !== b && !this.heldReason) this.heldReason = at;
     return a || b;
@@ -357,6 +400,29 @@ class Walker {
     visit(guard.block);
     return problem;
   }
+}
+
+/**
+ * True when every function between `node` and the acquiring scope is a callback handed to a
+ * method of the acquired resource (`conn.query(sql, cb)`, `conn.commit(cb)`).
+ */
+function inContinuation(acquisition: Acquisition, node: TSESTree.Node): boolean {
+  if (acquisition.resultRole !== 'resource' || !acquisition.resourceVariable) return false;
+  for (let p: TSESTree.Node | undefined = node.parent; p && p !== acquisition.scope; p = p.parent) {
+    if (isFunctionNode(p) && !isContinuationCall(acquisition, p)) return false;
+  }
+  return true;
+}
+
+/** `fn` is the last argument of a call of a method on the acquired resource. */
+function isContinuationCall(acquisition: Acquisition, fn: FunctionNode): boolean {
+  const call = fn.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[call.arguments.length - 1] !== fn) return false;
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const object = skipTransparent(callee.object);
+  return object.type === AST_NODE_TYPES.Identifier &&
+    Boolean(acquisition.resourceVariable?.references.some((r) => r.identifier === object));
 }
 
 /**

@@ -68,6 +68,7 @@ const SLEEP_EXPORTS: readonly { module: string; path: readonly string[] }[] = [
   { module: 'timers', path: ['promises', 'scheduler', 'wait'] },
   { module: 'delay', path: [] },
   { module: 'delay', path: ['default'] },
+  { module: 'sleep-promise', path: [] },
 ];
 
 /**
@@ -87,7 +88,7 @@ function textMaySleep(text: string): boolean {
 }
 
 function importsSleepPackage(modules: ReadonlySet<string>): boolean {
-  return modules.has('delay') || RETRY_HELPERS.some((r) => modules.has(r.module));
+  return modules.has('delay') || modules.has('sleep-promise') || modules.has('axios-retry') || RETRY_HELPERS.some((r) => modules.has(r.module));
 }
 
 /**
@@ -132,7 +133,7 @@ function reachesLocalSleep(sourceCode: Services): boolean {
   return found;
 }
 
-const SLEEP_PACKAGE_TEXT = /['"](?:delay|p-retry|async-retry|exponential-backoff|promise-retry)['"]/;
+const SLEEP_PACKAGE_TEXT = /['"](?:delay|sleep-promise|p-retry|async-retry|exponential-backoff|promise-retry)['"]/;
 function unseen(files: readonly string[], seen: Set<string>): string[] {
   const out: string[] = [];
   for (const file of files) {
@@ -211,6 +212,7 @@ function buildSleepAnalysis(
       if (RETRY_HELPERS.some((r) => refMatches(ref, r.module, r.export))) return 'retry';
     }
     if (isPromisifiedTimerCall(sourceCode, node)) return 'sleep';
+    if (isRetriedRequest(sourceCode, node)) return 'retry';
     if (matchesSleepMethod(sourceCode, node, extraSleeps)) return 'sleep';
     if (depth >= MAX_DEPTH) return null;
     const target = graph.resolveCall(node);
@@ -420,6 +422,61 @@ function isPromisifiedTimerCall(sourceCode: Services, call: TSESTree.CallExpress
     arg !== undefined &&
     isCallbackTimer(sourceCode, arg)
   );
+}
+
+const AXIOS_METHODS: ReadonlySet<string> = new Set(['request', 'get', 'delete', 'head', 'options', 'post', 'put', 'patch', 'postForm', 'putForm', 'patchForm']);
+
+const retriedClients = new WeakMap<TSESTree.Program, ReadonlySet<TSESLint.Scope.Variable>>();
+
+/**
+ * `axiosRetry(client, { retryDelay: … })` in this file: the variables whose requests retry with a
+ * delay between attempts. axios-retry's default delay is none, so only a stated `retryDelay`
+ * (or options that may hold one) makes each request a backoff.
+ */
+function retriedAxiosClients(sourceCode: Services): ReadonlySet<TSESLint.Scope.Variable> {
+  const hit = retriedClients.get(sourceCode.ast);
+  if (hit) return hit;
+  const found = new Set<TSESLint.Scope.Variable>();
+  if (importedModules(sourceCode).has('axios-retry')) {
+    walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+      if (node.type !== AST_NODE_TYPES.CallExpression) return true;
+      const ref = resolveReference(sourceCode, node.callee);
+      if (!refMatches(ref, 'axios-retry') && !refMatches(ref, 'axios-retry', 'axiosRetry')) return true;
+      const [client, options] = node.arguments;
+      if (client?.type !== AST_NODE_TYPES.Identifier || !options || !delaysRetries(options)) return true;
+      const variable = findVariable(sourceCode, client);
+      if (variable) found.add(variable);
+      return true;
+    });
+  }
+  retriedClients.set(sourceCode.ast, found);
+  return found;
+}
+
+function delaysRetries(options: TSESTree.Node): boolean {
+  const expr = skipTransparent(options);
+  if (expr.type !== AST_NODE_TYPES.ObjectExpression) return true;
+  if (expr.properties.some((p) => p.type === AST_NODE_TYPES.SpreadElement)) return true;
+  const retries = expr.properties.find((p): p is TSESTree.Property => p.type === AST_NODE_TYPES.Property && !p.computed &&
+    p.key.type === AST_NODE_TYPES.Identifier && p.key.name === 'retries');
+  if (retries?.value.type === AST_NODE_TYPES.Literal && retries.value.value === 0) return false;
+  return expr.properties.some((p) => p.type === AST_NODE_TYPES.Property && !p.computed &&
+    p.key.type === AST_NODE_TYPES.Identifier && p.key.name === 'retryDelay');
+}
+
+/** `client.get(url)` or `client(config)` on an axios client this file installs axios-retry on. */
+function isRetriedRequest(sourceCode: Services, call: TSESTree.CallExpression): boolean {
+  const callee = skipTransparent(call.callee);
+  let client: TSESTree.Node = callee;
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    if (!AXIOS_METHODS.has(staticPropertyName(callee) ?? '')) return false;
+    client = skipTransparent(callee.object);
+  }
+  if (client.type !== AST_NODE_TYPES.Identifier) return false;
+  const clients = retriedAxiosClients(sourceCode);
+  if (clients.size === 0) return false;
+  const variable = findVariable(sourceCode, client);
+  return variable !== null && clients.has(variable);
 }
 
 /** A team-declared sleep method: `{ module?, method }` on an object constructed from `module`. */
@@ -648,7 +705,7 @@ function typedSleeps(program: TS.Program): TypedSleeps {
 /** `setTimeout` / `scheduler.wait` declared by Node's `timers/promises`, or the `delay` package. */
 function isLibrarySleep(name: string, decl: TS.Declaration): boolean {
   const fileName = decl.getSourceFile().fileName.replace(/\\/g, '/');
-  if (/\/node_modules\/delay\//.test(fileName)) return true;
+  if (/\/node_modules\/(?:delay|sleep-promise)\//.test(fileName)) return true;
   if (name !== 'setTimeout' && name !== 'wait') return false;
   for (let current: TS.Node | undefined = decl.parent; current; current = current.parent) {
     if (ts.isModuleDeclaration(current) && ts.isStringLiteral(current.name)) {

@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { Acquisition, AcquisitionKind, ReleaseProblem } from '../analysis';
 import {
-  checkReleasePaths, findManualAcquisitions, getCallGraph, skipTransparent, staticPropertyName, typeHasProperty,
+  checkReleasePaths, findManualAcquisitions, getCallGraph, getConstruction, skipTransparent, staticPropertyName, typeHasProperty,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -17,6 +17,7 @@ export type Options = [{ resources?: ResourceShape[] }];
 export type MessageId =
   | 'notInFinally'
   | 'earlyExit'
+  | 'callbackExit'
   | 'neverReleased'
   | 'releasedOnlyInCatch'
   | 'unreleasedPath'
@@ -65,6 +66,8 @@ export default createRule<Options, MessageId>({
     messages: {
       notInFinally: '{{What}} from `{{acquire}}` is not released if line {{line}} throws: {{cost}}. Release it in `finally`.',
       earlyExit: '{{What}} from `{{acquire}}` is never released on the `{{exit}}` at line {{line}}: {{cost}}. Release it in `finally`.',
+      callbackExit:
+        '{{What}} from `{{acquire}}` is never released on the `{{exit}}` at line {{line}}, in the callback that should release it: {{cost}}. Release it before the callback can leave.',
       neverReleased: '{{What}} from `{{acquire}}` is never released in this function: {{cost}}. Release it in `finally`.',
       releasedOnlyInCatch:
         '{{What}} from `{{acquire}}` is released only in the `catch` at line {{line}}, so a run that succeeds keeps it: {{cost}}. Release it in `finally`.',
@@ -148,8 +151,11 @@ export default createRule<Options, MessageId>({
       const evidence: EvidenceLocation[] = [evidenceAt(acquisition.acquireCall, 'acquired here')];
       const suggest: TSESLint.ReportSuggestionArray<MessageId> = [];
       let fix: TSESLint.ReportFixFunction | null = null;
-      const messageId = problem.kind;
+      // Released in the resource's own callbacks: a `finally` here would release before they run.
+      const inCallback = acquisition.releaseCalls.some((site) => site.inNestedFunction);
+      const messageId: MessageId = problem.kind === 'earlyExit' && inCallback ? 'callbackExit' : problem.kind;
       const wrap = (): void => {
+        if (inCallback) return;
         const plan = planWrapInTryFinally(sourceCode, acquisition, problem.kind === 'neverReleased' ? synthesizedRelease(acquisition) : null);
         if (plan?.safe && problem.kind === 'notInFinally') fix = plan.fix;
         else if (plan) suggest.push({ messageId: 'wrapInTryFinally', fix: plan.fix });
@@ -206,14 +212,31 @@ export default createRule<Options, MessageId>({
 
     return {
       'Program:exit'() {
-        for (const acquisition of findManualAcquisitions(sourceCode, { resources, services })) {
-          const problem = checkReleasePaths(acquisition, { isPromise: (expr) => isPromise(acquisition, expr), sourceCode });
+        const acquisitions = findManualAcquisitions(sourceCode, { resources, services });
+        const waits = new Set(acquisitions.filter((a) => waitsUntilGranted(sourceCode, a)).map((a) => a.acquireExpression));
+        for (const acquisition of acquisitions) {
+          const problem = checkReleasePaths(acquisition, {
+            isPromise: (expr) => isPromise(acquisition, expr),
+            sourceCode,
+            waitsWithoutFailing: (node) => waits.has(node as TSESTree.Expression),
+          });
           if (problem) report(acquisition, problem);
         }
       },
     };
   },
 });
+
+/**
+ * A lock or permit acquire that only waits: nothing in it can fail but a timeout, and
+ * `withTimeout`/`tryAcquire` wrappers are what add one.
+ */
+function waitsUntilGranted(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition): boolean {
+  if (acquisition.kind !== 'lock' && acquisition.kind !== 'permit') return false;
+  if (acquisition.acquireExpression.type !== AST_NODE_TYPES.AwaitExpression || acquisition.acquireCall.arguments.length > 0) return false;
+  const owner = acquisition.owner;
+  return !owner || (getConstruction(sourceCode, owner)?.wrappedBy.length ?? 0) === 0;
+}
 
 function exitKeyword(exit: TSESTree.Node): string {
   switch (exit.type) {

@@ -36,6 +36,15 @@ describe('getPermitCall: library shapes', () => {
     assert.equal(permitOf(`import pLimit from 'p-limit';\nconst limit = pLimit(n());\nlimit(() => 1);\ndeclare function n(): number;`, 'limit(')?.capacity, null);
   });
 
+  it('p-map: the mapper holds one of `concurrency` slots; no option is no bound', () => {
+    assert.deepEqual(permitOf(`import pMap from 'p-map';\npMap([1], (x) => x, { concurrency: 3 });`, 'pMap('), {
+      kind: 'limiter', capacity: 3, callbacks: ['(x) => x'],
+    });
+    assert.equal(permitOf(`import pMap from 'p-map';\npMap([1], (x) => x);`, 'pMap(')?.capacity, Infinity);
+    assert.equal(permitOf(`const pMap = require('p-map');\npMap([1], (x) => x, opts);\ndeclare const opts: any;`, 'pMap(')?.capacity, null);
+    assert.equal(permitOf(`import pMap from './p-map';\npMap([1], (x) => x, { concurrency: 3 });`, 'pMap('), null);
+  });
+
   it('async-mutex runExclusive on Mutex, Semaphore, withTimeout and a typed parameter', () => {
     assert.deepEqual(permitOf(`import { Mutex } from 'async-mutex';\nconst m = new Mutex();\nm.runExclusive(() => 1);`, 'm.run'), {
       kind: 'mutex', capacity: 1, callbacks: ['() => 1'],

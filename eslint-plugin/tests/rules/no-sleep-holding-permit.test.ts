@@ -399,6 +399,52 @@ import pLimit from 'p-limit';
 const limit = pLimit(2);
 export const run = (cb: () => void) => limit(() => new Promise<void>((resolve) => { setTimeout(cb, 10); resolve(); }));
 `,
+    // --- p-map slots: unbounded, or the sleep outside the mapper ---
+    // Without `concurrency` p-map runs every item at once: no slot is waited for.
+    `
+import pMap from 'p-map';
+import { setTimeout as sleep } from 'node:timers/promises';
+export const poll = (urls: string[]) => pMap(urls, async (url) => { await sleep(1000); return fetch(url); });
+`,
+    `
+import pMap from 'p-map';
+import sleep from 'sleep-promise';
+export async function poll(urls: string[]) {
+  await sleep(1000);
+  return pMap(urls, (url) => fetch(url), { concurrency: 4 });
+}
+`,
+    // --- axios-retry: no delay between attempts, or another client ---
+    `
+import axios from 'axios';
+import axiosRetry from 'axios-retry';
+import pLimit from 'p-limit';
+axiosRetry(axios, { retries: 3 });
+const limit = pLimit(2);
+export const get = (url: string) => limit(async () => (await axios.get(url)).data);
+`,
+    `
+import axios from 'axios';
+import axiosRetry from 'axios-retry';
+import pLimit from 'p-limit';
+const client = axios.create();
+axiosRetry(client, { retries: 3, retryDelay: axiosRetry.exponentialDelay });
+const limit = pLimit(2);
+export const get = (url: string) => limit(async () => (await axios.get(url)).data);
+`,
+    // The retried client, but its request made before the slot is taken.
+    `
+import axios from 'axios';
+import axiosRetry from 'axios-retry';
+import pLimit from 'p-limit';
+axiosRetry(axios, { retries: 3, retryDelay: axiosRetry.exponentialDelay });
+const limit = pLimit(2);
+export async function crawl(index: string) {
+  const { data } = await axios.get(index);
+  return Promise.all(data.links.map((link: string) => limit(() => save(link))));
+}
+declare function save(link: string): Promise<void>;
+`,
   ],
   invalid: [
     // --- sleep forms, under a p-limit permit ---
@@ -1387,6 +1433,45 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export const run = (limit: LimitFunction) => limit(async () => { await sleep(5); });
 `,
       errors: [{ messageId: 'sleepHoldingPermit', line: 4, column: 72, data: { sleep: 'await sleep(5)', noun: 'permit', taker: 'limit(...)', line: '4', cost: 'one of its slots does nothing for the whole delay' } }],
+    },
+    // --- a p-map mapper holds one of N slots ---
+    {
+      code: `
+import pMap from 'p-map';
+import sleep from 'sleep-promise';
+export async function pollAll(urls: string[]) {
+  await pMap(urls, async (url) => {
+    await sleep(20000);
+    return fetch(url);
+  }, { concurrency: 10 });
+}
+`,
+      errors: [{
+        messageId: 'sleepHoldingPermit',
+        line: 6,
+        column: 11,
+        data: { sleep: 'await sleep(20000)', noun: 'permit', taker: 'pMap(...)', line: '5', cost: '1 of 10 slots does nothing for the whole delay' },
+      }],
+    },
+    // --- axios-retry on the client: each request backs off inside the slot ---
+    {
+      code: `
+import axios from 'axios';
+import axiosRetry from 'axios-retry';
+import pLimit from 'p-limit';
+axiosRetry(axios, { retries: 3, retryDelay: axiosRetry.exponentialDelay });
+const limit = pLimit(2);
+export const get = (url: string) => limit(async () => {
+  const { data } = await axios.get(url, { timeout: 15000 });
+  return data;
+});
+`,
+      errors: [{
+        messageId: 'retryHoldingPermit',
+        line: 8,
+        column: 26,
+        data: { sleep: 'await axios.get(url, { timeout: 15000 })', noun: 'permit', taker: 'limit(...)', line: '7', cost: '1 of 2 slots does nothing through every backoff' },
+      }],
     },
   ],
 });

@@ -9,6 +9,22 @@ const ruleTester = createRuleTester();
 // output and every suggestion's output are what is asserted.
 ruleTester.run<MessageId, Options>('release-in-finally', rule as never, {
   valid: [
+    // Locks taken in order before one \`try\`: the second acquire waits until granted, it does not fail.
+    `
+import { Semaphore } from 'async-sema';
+const global = new Semaphore(8);
+const perUser = new Semaphore(2);
+export async function upload(chunk) {
+  await global.acquire();
+  await perUser.acquire();
+  try {
+    await store(chunk);
+  } finally {
+    perUser.release();
+    global.release();
+  }
+}
+`,
   {
     // released in finally
     code: `
@@ -797,6 +813,53 @@ export async function b() {
   },
   ],
   invalid: [
+  {
+    // The second lock has a timeout: its acquire can reject and leave the first one held.
+    code: `
+import { Mutex, withTimeout } from 'async-mutex';
+const outer = new Mutex();
+const inner = withTimeout(new Mutex(), 500);
+export async function move() {
+  const releaseOuter = await outer.acquire();
+  const releaseInner = await inner.acquire();
+  try {
+    await work();
+  } finally {
+    releaseInner();
+    releaseOuter();
+  }
+}
+`,
+    output: null,
+    errors: [
+      {
+        messageId: 'throwBeforeTry',
+        line: 6,
+        column: 30,
+        // The lock from \`outer.acquire()\` is not released if line 7 throws, before the \`try\` at line 8 begins: … Acquire right before the \`try\`.
+        suggestions: [
+          {
+            messageId: 'moveIntoTry',
+            output: `
+import { Mutex, withTimeout } from 'async-mutex';
+const outer = new Mutex();
+const inner = withTimeout(new Mutex(), 500);
+export async function move() {
+  const releaseOuter = await outer.acquire();
+  try {
+    const releaseInner = await inner.acquire();
+    await work();
+  } finally {
+    releaseInner();
+    releaseOuter();
+  }
+}
+`,
+          },
+        ],
+      },
+    ],
+  },
   {
     // a comment trailing the acquire stays on its line; the try starts on the next one (runExclusive: after its `{`)
     code: `
