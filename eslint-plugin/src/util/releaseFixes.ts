@@ -105,6 +105,10 @@ export function planMoveIntoTry(sourceCode: SourceCode, acquisition: Acquisition
   const from = list.indexOf(acquisition.acquireStatement);
   const to = list.indexOf(guard);
   if (to <= from + 1) return null;
+  // A name declared by the moved code would leave scope for the `catch`, the `finally` and what
+  // follows the `try` (`const releaseInner = await inner.acquire()`, released in `finally`).
+  const after = [guard.handler, guard.finalizer, ...list.slice(to + 1)].filter((n): n is NonNullable<typeof n> => n != null);
+  if (declaresUsedLater(sourceCode, list.slice(from + 1, to), after)) return null;
   const lastBetween = list[to - 1] as TSESTree.Node;
   const indent = indentOf(sourceCode, guard);
   const unit = indentUnit(sourceCode, guard, indent);

@@ -837,26 +837,8 @@ export async function move() {
         line: 6,
         column: 30,
         // The lock from \`outer.acquire()\` is not released if line 7 throws, before the \`try\` at line 8 begins: … Acquire right before the \`try\`.
-        suggestions: [
-          {
-            messageId: 'moveIntoTry',
-            output: `
-import { Mutex, withTimeout } from 'async-mutex';
-const outer = new Mutex();
-const inner = withTimeout(new Mutex(), 500);
-export async function move() {
-  const releaseOuter = await outer.acquire();
-  try {
-    const releaseInner = await inner.acquire();
-    await work();
-  } finally {
-    releaseInner();
-    releaseOuter();
-  }
-}
-`,
-          },
-        ],
+        // No move into the `try`: `releaseInner` would leave scope for the `finally` that releases it.
+        suggestions: [],
       },
     ],
   },
