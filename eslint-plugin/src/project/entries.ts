@@ -88,8 +88,25 @@ export function isLibraryPackage(file: string): boolean {
   return mainTargets(parseJson(readText(facts.manifest))).some((t) => !bins.has(path.resolve(root, t)));
 }
 
+/**
+ * The files of `file`'s package that import it (or start it by path), from the same scan as
+ * `entryReach`. Null when that is not known: no package, a file not listed, a package too big to
+ * list whole (an unlisted file may import it too).
+ */
+export function packageImporters(file: string): readonly string[] | null {
+  if (!path.isAbsolute(file)) return null;
+  const facts = nearestPackage(file);
+  if (facts.manifest === null) return null;
+  const graph = packageGraph(facts);
+  const resolved = path.resolve(file);
+  if (graph.truncated || !graph.reach.has(resolved)) return null;
+  return graph.importers.get(resolved) ?? [];
+}
+
 interface PackageGraph {
   reach: ReadonlyMap<string, EntryReach>;
+  importers: ReadonlyMap<string, readonly string[]>;
+  truncated: boolean;
 }
 
 const graphs = new Lru<string, { epoch: number; at: number; graph: PackageGraph }>(64);
@@ -165,12 +182,18 @@ function buildGraph(facts: PackageFacts, root: string): PackageGraph {
   }
 
   const edges = new Map<string, string[]>();
-  const imported = new Set<string>();
+  const importers = new Map<string, string[]>();
   for (const file of files) {
     const targets = resolveScanned(file, (scans.get(file) as FileScan).specifiers, known, facts);
     edges.set(file, targets);
-    for (const t of targets) if (t !== file) imported.add(t);
+    for (const t of new Set(targets)) {
+      if (t === file) continue;
+      const list = importers.get(t);
+      if (list) list.push(file);
+      else importers.set(t, [file]);
+    }
   }
+  const imported = new Set(importers.keys());
   // Anything nothing in the package imports and no one-shot command starts is an entry of its own:
   // a server, a library's module, a framework's page. Unseen as one-shot, so long-lived.
   for (const file of files) if (!imported.has(file) && !oneShot.has(file)) addLongLived(file, 'nothing in the package imports it');
@@ -188,7 +211,7 @@ function buildGraph(facts: PackageFacts, root: string): PackageGraph {
     for (const file of reached) if (!reach.has(file)) reach.set(file, { kind: 'one-shot', reason: `imported only from one-shot code (${reason})` });
   }
   for (const file of files) if (!reach.has(file)) reach.set(file, { kind: 'long-lived', reason: 'a long-lived entry imports it', entry: false });
-  return { reach };
+  return { reach, importers, truncated };
 }
 
 function spread(starts: readonly string[], edges: ReadonlyMap<string, readonly string[]>, may: (file: string) => boolean): Set<string> {
