@@ -7,8 +7,8 @@ import { entryReach, packageImporters, readText, resolveImport } from '../projec
 
 type Services = Readonly<TSESLint.SourceCode>;
 
-/** A call of a function, in the file (`sourceCode`) where it is made. */
-export interface CallSite {
+/** A call of an exported function, in the file (`sourceCode`) where it is made. */
+export interface ExportCallSite {
   sourceCode: Services;
   call: TSESTree.CallExpression;
 }
@@ -18,7 +18,7 @@ const MAX_IMPORTERS = 16;
 /** `module.exports = fn` and `export default fn` are both what an importer's default binding gets. */
 const DEFAULT = 'default';
 
-const cache = new WeakMap<FunctionNode, { generation: number; sites: readonly CallSite[] | null }>();
+const cache = new WeakMap<FunctionNode, { generation: number; sites: readonly ExportCallSite[] | null }>();
 
 /**
  * Every call of the exported function `fn`, in its own file and in the files of its package that
@@ -29,7 +29,7 @@ const cache = new WeakMap<FunctionNode, { generation: number; sites: readonly Ca
  * one-shot code are left out (whatever they call, they call outside a serving process): an
  * export only they name has no call site, and an empty list.
  */
-export function knownCallers(sourceCode: Services, fn: FunctionNode): readonly CallSite[] | null {
+export function knownCallers(sourceCode: Services, fn: FunctionNode): readonly ExportCallSite[] | null {
   const generation = lintGeneration();
   const hit = cache.get(fn);
   if (hit && hit.generation === generation) return hit.sites;
@@ -38,11 +38,11 @@ export function knownCallers(sourceCode: Services, fn: FunctionNode): readonly C
   return sites;
 }
 
-function computeCallers(sourceCode: Services, fn: FunctionNode): readonly CallSite[] | null {
+function computeCallers(sourceCode: Services, fn: FunctionNode): readonly ExportCallSite[] | null {
   const file = sourceFileOf(sourceCode);
   const exported = file === null ? null : exportsOf(sourceCode, fn);
   if (file === null || exported === null || exported.names.size === 0) return null;
-  const sites: CallSite[] = [];
+  const sites: ExportCallSite[] = [];
   for (const id of exported.ownUses) {
     const call = calledAt(id);
     if (!call) return null;

@@ -4,7 +4,7 @@ import type { FunctionNode } from './ast';
 import { enclosingFunction, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { isSynchronouslyInvoked } from './asyncContext';
 import { importedModules } from './imports';
-import type { CallSite } from './knownCallers';
+import type { ExportCallSite } from './knownCallers';
 import { knownCallers } from './knownCallers';
 import { lintGeneration, sourceFileOf } from './localModules';
 import { entryReach } from '../project';
@@ -126,7 +126,7 @@ function calledOnlyAtStartup(sourceCode: Services, fn: FunctionNode, depth: numb
   return startup;
 }
 
-function siteAtStartup(site: CallSite, depth: number): boolean {
+function siteAtStartup(site: ExportCallSite, depth: number): boolean {
   const file = sourceFileOf(site.sourceCode);
   if (file !== null && entryReach(file).kind === 'one-shot') return true;
   const caller = runningFunction(site.call);
