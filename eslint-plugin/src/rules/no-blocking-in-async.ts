@@ -129,11 +129,10 @@ export default createRule<Options, MessageId>({
      */
     function contextOf(node: TSESTree.Node): RunContext | null {
       const ctx = getAsyncContext(node);
-      if (ctx) return quietHere(node, ctx.asyncFunction) ? null : withInFlight(ctx);
+      if (ctx) return ctx;
       if (!handlersPossible) return null;
       const found = enclosingHandler(sourceCode, filename, node);
-      if (!found || quietHere(node, found.handler)) return null;
-      return withInFlight({ asyncFunction: found.handler, via: found.via, registration: found.registration });
+      return found ? { asyncFunction: found.handler, via: found.via, registration: found.registration } : null;
     }
 
     let oneShot: boolean | null = null;
@@ -158,11 +157,14 @@ export default createRule<Options, MessageId>({
     function report(
       node: TSESTree.Node,
       messageId: MessageId,
-      ctx: RunContext,
+      found: RunContext,
       data: Record<string, string>,
       evidence: ReturnType<typeof evidenceAt>[],
       suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = [],
     ): void {
+      // Asked only of what would be reported: the phase may read the files that call this one.
+      if (quietHere(node, found.asyncFunction)) return;
+      const ctx = withInFlight(found);
       const fn = ctx.asyncFunction;
       const where = describeWhere(ctx);
       const start = ctx.registration
