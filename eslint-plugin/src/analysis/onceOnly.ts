@@ -71,10 +71,26 @@ function fillsAfterEarlyReturn(sourceCode: Services, fn: TSESTree.Node, at: TSES
   let fills = false;
   walk(fn, sourceCode.visitorKeys, (node) => {
     if (fills) return false;
-    if (node.type === AST_NODE_TYPES.AssignmentExpression && node.range[0] >= found.end && slotKey(node.left) === found.key) fills = true;
+    if (node.range[0] < found.end) return true;
+    if (node.type === AST_NODE_TYPES.AssignmentExpression && slotKey(node.left) === found.key) fills = true;
+    // `.then(() => updateCache(x))`: a function of the file that fills the slot.
+    if (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.Identifier) {
+      const def = findVariable(sourceCode, node.callee)?.defs[0];
+      if (def?.type === 'FunctionName' && def.node !== fn && fillsSlot(sourceCode, def.node, found.key)) fills = true;
+    }
     return !fills;
   });
   return fills;
+}
+
+function fillsSlot(sourceCode: Services, within: TSESTree.Node, key: string): boolean {
+  let found = false;
+  walk(within, sourceCode.visitorKeys, (node) => {
+    if (found) return false;
+    if (node.type === AST_NODE_TYPES.AssignmentExpression && slotKey(node.left) === key) found = true;
+    return !found;
+  });
+  return found;
 }
 
 /** The slot a test finds filled: `slot`, `slot !== undefined`, `slot != null`, `null !== slot`. */

@@ -77,6 +77,15 @@ export async function outdated(check: (list: string) => Promise<boolean>) {
   const list = fs.readFileSync('packages.json', 'utf8');
   return check(list).then((result) => { cache.outdated = result; return result; });
 }`,
+    // The same, filled by a function of the file the call chain ends in.
+    `import fs from 'node:fs';
+const cache: { outdated?: boolean } = {};
+function update(result: boolean) { cache.outdated = result; }
+export async function outdated(check: (list: string) => Promise<boolean>) {
+  if (cache.outdated !== undefined) return cache.outdated;
+  await check(fs.readFileSync('packages.json', 'utf8')).then((r) => update(r));
+  return cache.outdated;
+}`,
   ],
   invalid: [
     // The early answer's slot is never filled here: every call reads.
