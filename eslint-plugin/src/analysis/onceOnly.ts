@@ -50,30 +50,57 @@ export function isOncePerProcess(sourceCode: Services, node: TSESTree.Node): boo
 }
 
 /**
- * `if (cache) return cache; cache = readFileSync(p);`: the function answers from a filled slot
- * before it reaches the call, and the call's value goes into that slot.
+ * `if (cache) return cache; cache = readFileSync(p);`, `if (cache.x !== undefined) return
+ * cache.x; … cache.x = result` (filled later, in a callback too): the function answers from an
+ * outliving slot before it reaches the call, and fills that slot after the guard. Until the slot
+ * is emptied again the call does not run.
  */
 function fillsAfterEarlyReturn(sourceCode: Services, fn: TSESTree.Node, at: TSESTree.Node): boolean {
-  let assignment: TSESTree.AssignmentExpression | null = null;
-  for (let current = at.parent; current && current !== fn; current = current.parent) {
-    if (current.type === AST_NODE_TYPES.AssignmentExpression && current.operator === '=') {
-      assignment = current;
-      break;
-    }
-  }
-  if (!assignment || !outlives(sourceCode, assignment.left, at)) return false;
-  const key = slotKey(assignment.left);
-  if (key === null) return false;
-  let guarded = false;
+  let guard: { key: string; end: number } | null = null;
   walk(fn, sourceCode.visitorKeys, (node) => {
-    if (guarded || (node !== fn && isFunctionNode(node))) return false;
+    if (guard || (node !== fn && isFunctionNode(node))) return false;
     if (node.type === AST_NODE_TYPES.IfStatement && node.range[1] <= at.range[0] && returns(node.consequent)) {
-      const test = skipTransparent(node.test);
-      guarded = slotKey(test) === key;
+      const slot = filledSlot(node.test);
+      const key = slot && outlives(sourceCode, slot, at) ? slotKey(slot) : null;
+      if (key !== null) guard = { key, end: node.range[1] };
     }
-    return !guarded;
+    return guard === null;
   });
-  return guarded;
+  const found = guard as { key: string; end: number } | null;
+  if (!found) return false;
+  let fills = false;
+  walk(fn, sourceCode.visitorKeys, (node) => {
+    if (fills) return false;
+    if (node.range[0] < found.end) return true;
+    if (node.type === AST_NODE_TYPES.AssignmentExpression && slotKey(node.left) === found.key) fills = true;
+    // `.then(() => updateCache(x))`: a function of the file that fills the slot.
+    if (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.Identifier) {
+      const def = findVariable(sourceCode, node.callee)?.defs[0];
+      if (def?.type === 'FunctionName' && def.node !== fn && fillsSlot(sourceCode, def.node, found.key)) fills = true;
+    }
+    return !fills;
+  });
+  return fills;
+}
+
+function fillsSlot(sourceCode: Services, within: TSESTree.Node, key: string): boolean {
+  let found = false;
+  walk(within, sourceCode.visitorKeys, (node) => {
+    if (found) return false;
+    if (node.type === AST_NODE_TYPES.AssignmentExpression && slotKey(node.left) === key) found = true;
+    return !found;
+  });
+  return found;
+}
+
+/** The slot a test finds filled: `slot`, `slot !== undefined`, `slot != null`, `null !== slot`. */
+function filledSlot(test: TSESTree.Expression): TSESTree.Node | null {
+  const e = skipTransparent(test);
+  if (e.type === AST_NODE_TYPES.BinaryExpression && (e.operator === '!==' || e.operator === '!=')) {
+    if (isEmptyValue(e.right)) return e.left;
+    return isEmptyValue(e.left) ? e.right : null;
+  }
+  return slotKey(e) === null ? null : e;
 }
 
 function returns(node: TSESTree.Statement): boolean {

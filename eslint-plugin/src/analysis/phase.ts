@@ -1,14 +1,19 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
-import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { enclosingFunction, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { isSynchronouslyInvoked } from './asyncContext';
 import { importedModules } from './imports';
+import type { ExportCallSite } from './knownCallers';
+import { knownCallers } from './knownCallers';
+import { lintGeneration, sourceFileOf } from './localModules';
+import { entryReach } from '../project';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
 /** NestJS runs these once, while the application starts, before it serves anything. */
 const NEST_STARTUP_HOOKS: ReadonlySet<string> = new Set(['onModuleInit', 'onApplicationBootstrap']);
+const PROMISE_CALLBACKS: ReadonlySet<string> = new Set(['then', 'catch', 'finally']);
 
 const entryCache = new WeakMap<FunctionNode, boolean>();
 
@@ -27,6 +32,14 @@ export function isTopLevelEntry(sourceCode: Services, fn: FunctionNode): boolean
 function computeEntry(sourceCode: Services, fn: FunctionNode): boolean {
   const parent = fn.parent;
   if (parent?.type === AST_NODE_TYPES.CallExpression && skipTransparent(parent.callee) === fn) return atTopLevel(parent);
+  // `migrate().then(() => import('./app').then((app) => app.default()))`: a promise settles once,
+  // so a callback of a chain the module starts (or an entry starts) runs once, as it starts.
+  if (parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments.includes(fn as TSESTree.CallExpressionArgument) &&
+    parent.callee.type === AST_NODE_TYPES.MemberExpression && PROMISE_CALLBACKS.has(staticPropertyName(parent.callee) ?? '')) {
+    if (atTopLevel(parent)) return true;
+    const outer = runningFunction(parent);
+    return outer !== null && isTopLevelEntry(sourceCode, outer);
+  }
   let id: TSESTree.Identifier | null = null;
   if (fn.type === AST_NODE_TYPES.FunctionDeclaration) id = fn.id;
   else if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier &&
@@ -74,14 +87,58 @@ function atTopLevel(node: TSESTree.Node): boolean {
  *   server takes requests while the rest of the function runs.
  */
 export function isStartupPhase(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node): boolean {
+  return startupAt(sourceCode, fn, node, 0);
+}
+
+/** Callers followed across files at most this deep: `start()` in server.ts calls `createApp()` calls `loadConfig()`. */
+const MAX_CALLER_DEPTH = 3;
+
+function startupAt(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node, depth: number): boolean {
   const member = fn.parent;
   if (member?.type === AST_NODE_TYPES.MethodDefinition && !member.computed && member.key.type === AST_NODE_TYPES.Identifier &&
     NEST_STARTUP_HOOKS.has(member.key.name) && [...importedModules(sourceCode)].some((m) => m.startsWith('@nestjs/'))) {
     return true;
   }
-  if (!isTopLevelEntry(sourceCode, fn) || inEndlessLoop(fn, node)) return false;
+  if (inEndlessLoop(fn, node)) return false;
+  if (!isTopLevelEntry(sourceCode, fn) && !calledOnlyAtStartup(sourceCode, fn, depth)) return false;
   const listen = firstListen(sourceCode, fn);
   return listen === null || node.range[1] <= listen.range[0];
+}
+
+const startupCallers = new WeakMap<FunctionNode, { generation: number; startup: boolean }>();
+
+/**
+ * An exported function whose every known call, in its file and in the files that import it, is
+ * made at startup or from one-shot code: `export async function start()` that server.ts calls at
+ * top level, `createConfig()` that only `start()` calls. With no caller known, it is not startup.
+ */
+function calledOnlyAtStartup(sourceCode: Services, fn: FunctionNode, depth: number): boolean {
+  if (depth >= MAX_CALLER_DEPTH) return false;
+  // The answer rests on other files: it holds for one lint.
+  const generation = lintGeneration();
+  const hit = startupCallers.get(fn);
+  if (hit && hit.generation === generation) return hit.startup;
+  // A call cycle (`a` calls `b` calls `a`) proves nothing about startup.
+  startupCallers.set(fn, { generation, startup: false });
+  const sites = knownCallers(sourceCode, fn);
+  const startup = sites !== null && sites.every((site) => siteAtStartup(site, depth + 1));
+  startupCallers.set(fn, { generation, startup });
+  return startup;
+}
+
+function siteAtStartup(site: ExportCallSite, depth: number): boolean {
+  const file = sourceFileOf(site.sourceCode);
+  if (file !== null && entryReach(file).kind === 'one-shot') return true;
+  const caller = runningFunction(site.call);
+  if (caller === null) return atTopLevel(site.call);
+  return startupAt(site.sourceCode, caller, site.call, depth);
+}
+
+/** The function whose run `node` is part of: synchronous callbacks (`.map`, an executor) run in their caller. */
+function runningFunction(node: TSESTree.Node): FunctionNode | null {
+  let fn = enclosingFunction(node);
+  while (fn && !fn.async && isSynchronouslyInvoked(fn)) fn = enclosingFunction(fn);
+  return fn;
 }
 
 /** `while (true)` / `for (;;)` in an entry is a worker's serving loop, not startup. */

@@ -88,6 +88,21 @@ export function isLibraryPackage(file: string): boolean {
   return mainTargets(parseJson(readText(facts.manifest))).some((t) => !bins.has(path.resolve(root, t)));
 }
 
+/**
+ * The files of `file`'s package that import it (or start it by path), from the same scan as
+ * `entryReach`. Null when that is not known: no package, a file not listed, a package too big to
+ * list whole (an unlisted file may import it too).
+ */
+export function packageImporters(file: string): readonly string[] | null {
+  if (!path.isAbsolute(file)) return null;
+  const facts = nearestPackage(file);
+  if (facts.manifest === null) return null;
+  const graph = packageGraph(facts);
+  const resolved = path.resolve(file);
+  if (graph.truncated || !graph.reach.has(resolved)) return null;
+  return graph.importers.get(resolved) ?? [];
+}
+
 interface PackageGraph {
   reach: ReadonlyMap<string, EntryReach>;
   /** Start-script and `main`/`exports` targets: the files a long-lived process of the package starts from. */
@@ -97,6 +112,7 @@ interface PackageGraph {
   handlerFiles: ReadonlySet<string>;
   /** Each process entry's reach, filled on first question. */
   entryReach: Map<string, ReadonlySet<string>>;
+  importers: ReadonlyMap<string, readonly string[]>;
   truncated: boolean;
 }
 
@@ -163,11 +179,14 @@ function buildGraph(facts: PackageFacts, root: string): PackageGraph {
   const processEntries = new Map<string, string>();
 
   for (const [name, target] of Object.entries(facts.bin)) addOneShot(sourceOf(root, target, known), `the package's \`bin\` command \`${name}\``);
+  const development: { file: string | null; reason: string }[] = [];
   for (const [name, command] of Object.entries(facts.scripts)) {
     const serving = isServingScript(name, command);
+    const developing = serving && isDevelopmentScript(name, command);
     for (const target of scriptTargets(command)) {
       const file = sourceOf(root, target, known);
-      if (serving) {
+      if (developing) development.push({ file, reason: `the \`${name}\` script, a development process beside the package's production entry` });
+      else if (serving) {
         addLongLived(file, `the \`${name}\` script starts a long-running process`);
         if (file !== null && !processEntries.has(file)) processEntries.set(file, `the \`${name}\` script`);
       } else addOneShot(file, `the package.json script \`${name}\``);
@@ -181,6 +200,14 @@ function buildGraph(facts: PackageFacts, root: string): PackageGraph {
       addLongLived(file, "the package's `main` or `exports`");
       if (!processEntries.has(file)) processEntries.set(file, "the package's `main` or `exports`");
     }
+  }
+  // A dev server or watcher serves one developer; what only it reaches (a file watcher, a
+  // recompiler) never runs in production. Without a production entry the dev script is how the
+  // package runs, so it stays long-lived.
+  const production = longLived.size > 0;
+  for (const { file, reason } of development) {
+    if (production) addOneShot(file, reason);
+    else addLongLived(file, reason.replace(/, a development process.*$/, ' starts a long-running process'));
   }
   for (const { file, reason } of configuredOneShotFiles(root, manifestJson, files)) addOneShot(file, reason);
   const runner = testRunnerOf(facts.scripts);
@@ -196,6 +223,7 @@ function buildGraph(facts: PackageFacts, root: string): PackageGraph {
       addOneShot(file, `in the package's \`${first}/\` folder, which its scripts test with ${runner}`);
     }
     if (scan.shebang) addOneShot(file, 'a script with a shebang');
+    else if (scan.bundlerHook) addOneShot(file, 'a bundler loader or plugin: the bundler runs it while it builds');
     else if (scan.mainGuard) addOneShot(file, 'a script that runs itself (`require.main === module` or `import.meta.main`)');
     if (ONE_SHOT_FOLDERS.has(first) && path.relative(root, file).includes(path.sep)) addOneShot(file, `in the package's \`${first}/\` folder`);
     // `next.config.js`, `vite.config.ts`: a tool evaluates them once as it starts, before any work.
@@ -203,12 +231,18 @@ function buildGraph(facts: PackageFacts, root: string): PackageGraph {
   }
 
   const edges = new Map<string, string[]>();
-  const imported = new Set<string>();
+  const importers = new Map<string, string[]>();
   for (const file of files) {
     const targets = resolveScanned(file, (scans.get(file) as FileScan).specifiers, known, facts);
     edges.set(file, targets);
-    for (const t of targets) if (t !== file) imported.add(t);
+    for (const t of new Set(targets)) {
+      if (t === file) continue;
+      const list = importers.get(t);
+      if (list) list.push(file);
+      else importers.set(t, [file]);
+    }
   }
+  const imported = new Set(importers.keys());
   // Anything nothing in the package imports and no one-shot command starts is an entry of its own:
   // a server, a library's module, a framework's page. Unseen as one-shot, so long-lived.
   for (const file of files) if (!imported.has(file) && !oneShot.has(file)) addLongLived(file, 'nothing in the package imports it');
@@ -227,7 +261,7 @@ function buildGraph(facts: PackageFacts, root: string): PackageGraph {
   }
   for (const file of files) if (!reach.has(file)) reach.set(file, { kind: 'long-lived', reason: 'a long-lived entry imports it', entry: false });
   const handlerFiles = new Set(files.filter((f) => (scans.get(f) as FileScan).processHandler));
-  return { reach, processEntries, edges, handlerFiles, entryReach: new Map(), truncated };
+  return { reach, processEntries, edges, handlerFiles, entryReach: new Map(), importers, truncated };
 }
 
 function spread(starts: readonly string[], edges: ReadonlyMap<string, readonly string[]>, may: (file: string) => boolean): Set<string> {
@@ -273,6 +307,8 @@ function listPackageFiles(root: string): { files: string[]; truncated: boolean }
 interface FileScan {
   shebang: boolean;
   mainGuard: boolean;
+  /** A webpack loader (`this.cacheable()`, `this.getOptions()`) or plugin (`apply(compiler)` tapping `compiler.hooks`). */
+  bundlerHook: boolean;
   specifiers: string[];
   /** Names a process-wide error event: it may install a handler for it. */
   processHandler: boolean;
@@ -285,6 +321,13 @@ const SPECIFIER = /\b(?:import|export)\s+(type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?[
 
 const PROCESS_EVENT = /['"`](?:unhandledRejection|uncaughtException)['"`]/;
 
+/**
+ * A source file named by path next to the module, to start it: `fork(path.join(__dirname, 'worker.js'))`,
+ * `new Worker(new URL('./task.js', import.meta.url))`, a child process's script. Not an import, but
+ * the file runs because this one does.
+ */
+const PATH_REFERENCE = /\b(?:resolve|join)\s*\(\s*__dirname\s*,\s*['"]([^'"\n]+\.[cm]?[jt]sx?)['"]\s*\)|\bnew\s+URL\s*\(\s*['"](\.{1,2}\/[^'"\n]+\.[cm]?[jt]sx?)['"]\s*,\s*import\.meta\.url\s*\)/g;
+
 function scanFile(file: string): FileScan {
   const text = readText(file) ?? '';
   const hit = scanCache.get(file);
@@ -295,7 +338,11 @@ function scanFile(file: string): FileScan {
     const specifier = m[2] ?? m[3] ?? m[4];
     if (specifier) specifiers.push(specifier);
   }
-  const scan = { shebang: hasShebang(text), mainGuard: hasMainGuard(text), specifiers, processHandler: PROCESS_EVENT.test(text) };
+  for (const m of text.matchAll(PATH_REFERENCE)) {
+    const named = m[1] ?? m[2];
+    if (named) specifiers.push(named.startsWith('.') ? named : `./${named}`);
+  }
+  const scan = { shebang: hasShebang(text), mainGuard: hasMainGuard(text), bundlerHook: isBundlerHook(text), specifiers, processHandler: PROCESS_EVENT.test(text) };
   scanCache.set(file, { text, scan });
   return scan;
 }
@@ -340,6 +387,15 @@ function sourceOf(root: string, target: string, known: ReadonlySet<string>): str
   return null;
 }
 
+/**
+ * The loader context webpack calls a loader with, or a plugin's `apply(compiler)` tapping the
+ * compiler's hooks: code the bundler runs at build time (and a dev server while it rebuilds).
+ */
+export function isBundlerHook(text: string): boolean {
+  return /\bthis\.(?:cacheable|getOptions|addDependency|addContextDependency)\s*\(/.test(text) ||
+    (/\bapply\s*\(\s*compiler\b/.test(text) && /\bcompiler\.hooks\./.test(text));
+}
+
 /** npm's names for running the package itself, and watchers that keep a process up. */
 const SERVING_SCRIPT = /^(?:start|serve|server|dev|develop|prod|production|preview|watch)(?::.*)?$/;
 const WATCHERS = /(?:^|\s)(?:nodemon|ts-node-dev|node-dev|pm2|forever|tsx\s+watch)(?:\s|$)|\s--watch\b/;
@@ -347,6 +403,21 @@ const WATCHERS = /(?:^|\s)(?:nodemon|ts-node-dev|node-dev|pm2|forever|tsx\s+watc
 /** Does the script start a process meant to keep running (a server, a watcher)? Judged by npm's conventions. */
 export function isServingScript(name: string, command: string): boolean {
   return SERVING_SCRIPT.test(name) || WATCHERS.test(command);
+}
+
+const DEVELOPMENT_NAME = /^(?:dev|develop|development|watch)$/;
+const PRODUCTION_NAME = /^(?:start|serve|server|prod|production|preview)$/;
+const DEV_WATCHERS = /(?:^|\s)(?:nodemon|ts-node-dev|node-dev|tsx\s+watch)(?:\s|$)|\s--watch\b/;
+
+/**
+ * Is a serving script a developer's loop rather than production: `dev`, `watch`, `start:dev`, or a
+ * restart-on-change watcher (nodemon, `tsx watch`, `--watch`; not pm2 or forever)?
+ */
+export function isDevelopmentScript(name: string, command: string): boolean {
+  const parts = name.split(':');
+  if (parts.some((part) => DEVELOPMENT_NAME.test(part))) return true;
+  // `start` is what npm and hosts run in production, with or without a watcher.
+  return !PRODUCTION_NAME.test(parts[0] ?? '') && DEV_WATCHERS.test(command);
 }
 
 /** Programs that run the file named after their options. */

@@ -22,7 +22,7 @@ import { resetPackages } from './packages';
 import { resetResolver } from './resolve';
 
 export type { EntryReach, ProcessEntry } from './entries';
-export { MAX_PACKAGE_FILES, configValues, entryReach, processEntriesOf, hasMainGuard, hasShebang, isLibraryPackage, isServingScript, isTestFile, matchesGlob, scriptTargets } from './entries';
+export { MAX_PACKAGE_FILES, configValues, entryReach, hasMainGuard, hasShebang, isBundlerHook, isDevelopmentScript, isLibraryPackage, isServingScript, isTestFile, matchesGlob, packageImporters, processEntriesOf, scriptTargets } from './entries';
 export type { FileRead, ReadState } from './fileSystem';
 export { invalidate, isReadCurrent, overlaidPaths, readText, setOverlay, withReadLog } from './fileSystem';
 export type { ResolvedImport } from './importIndex';

@@ -5,39 +5,32 @@ import type {
   AsyncContext, AsyncTwin, BlockingChain, BlockingOptions, HandlerRegistration, InFlight, WaitLoop, ModuleExportEntry,
 } from '../analysis';
 import {
-  BLOCKING_MODULES,
   DEFAULT_RANDOM_BYTES_THRESHOLD,
   busyWait,
   calleeName,
-  contains,
   createChainAnalysis,
   describeChain,
   enclosingHandler,
   functionName,
   getAsyncContext,
-  importedModules,
   inFlightWork,
   isOncePerProcess,
   isPlainSync,
   isStartupPhase,
   matchBlockingCall,
+  mayBlock,
+  mayBlockInLocalModules,
   mayBeBlockingName,
   mayRegisterHandlers,
-  mentionsClock,
-  normalizeModule,
   processRole,
-  reachableModules,
   resolveCalleeFunction,
   roleGlobs,
   skipTransparent,
 } from '../analysis';
 import { createRule } from '../util/createRule';
-import { nullThrows } from '../util/nullThrows';
 import { getOptionalParserServices } from '../util/parserServices';
 import { evidenceAt, recordEvidence } from '../util/evidence';
-import type { ImportEdit } from '../util/importBinding';
-import { awaitNeedsParens, stdoutKeepsMeaning } from '../util/awaitRewrite';
-import { applyImportEdits, bindingFor } from '../util/importBinding';
+import { asyncTwinRewrite } from '../util/asyncTwinFix';
 import { getSharedSettings, isStrict } from '../util/settings';
 
 export type Options = [
@@ -136,11 +129,10 @@ export default createRule<Options, MessageId>({
      */
     function contextOf(node: TSESTree.Node): RunContext | null {
       const ctx = getAsyncContext(node);
-      if (ctx) return quietHere(node, ctx.asyncFunction) ? null : withInFlight(ctx);
+      if (ctx) return ctx;
       if (!handlersPossible) return null;
       const found = enclosingHandler(sourceCode, filename, node);
-      if (!found || quietHere(node, found.handler)) return null;
-      return withInFlight({ asyncFunction: found.handler, via: found.via, registration: found.registration });
+      return found ? { asyncFunction: found.handler, via: found.via, registration: found.registration } : null;
     }
 
     let oneShot: boolean | null = null;
@@ -165,11 +157,14 @@ export default createRule<Options, MessageId>({
     function report(
       node: TSESTree.Node,
       messageId: MessageId,
-      ctx: RunContext,
+      found: RunContext,
       data: Record<string, string>,
       evidence: ReturnType<typeof evidenceAt>[],
       suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = [],
     ): void {
+      // Asked only of what would be reported: the phase may read the files that call this one.
+      if (quietHere(node, found.asyncFunction)) return;
+      const ctx = withInFlight(found);
       const fn = ctx.asyncFunction;
       const where = describeWhere(ctx);
       const start = ctx.registration
@@ -258,57 +253,15 @@ export default createRule<Options, MessageId>({
       for (const { call, ctx } of helperCalls) checkHelperCall(call, ctx);
     }
 
-    /** `fs.readFileSync(p)` → `await readFile(p)` plus the import, keeping the value the code used. */
     function twinSuggestion(
       call: TSESTree.CallExpression,
       twin: AsyncTwin,
       ctx: RunContext,
     ): TSESLint.SuggestionReportDescriptor<MessageId> | null {
       // `await` is only valid in the async function's own body, not in a callback or a parameter default.
-      if (!ctx.asyncFunction.async || ctx.via.length > 0 || call.optional || ctx.asyncFunction.params.some((p) => contains(p, call))) return null;
-      if (twin.result === 'stdout' && !stdoutKeepsMeaning(call)) return null;
-      const edits: ImportEdit[] = [];
-      const fnText = twinReference(call, twin, edits);
-      if (fnText === null) return null;
-      let invoked = fnText;
-      if (twin.kind === 'promisify') {
-        const promisify = bindingFor(sourceCode, call, 'node:util', 'promisify');
-        if (!promisify) return null;
-        if (promisify.edit) edits.push(promisify.edit);
-        invoked = `${promisify.text}(${fnText})`;
-      }
-      // From the `(` of the arguments: a parenthesized callee (`(f as F)(p)`) ends before its `)`.
-      const argsStart = nullThrows(
-        sourceCode.getTokenAfter(call.typeArguments ?? call.callee, (token) => token.value === '('),
-        'a call has an argument list',
-      ).range[0];
-      let replacement = `await ${invoked}${sourceCode.text.slice(argsStart, call.range[1])}`;
-      if (twin.result === 'exists') replacement = `${replacement}.then(() => true, () => false)`;
-      if (twin.result === 'stdout' && call.parent.type !== AST_NODE_TYPES.ExpressionStatement) {
-        replacement = `(${replacement}).stdout`;
-      } else if (awaitNeedsParens(call)) {
-        replacement = `(${replacement})`;
-      }
-      const finalText = replacement;
-      return {
-        messageId: 'useAsyncTwin',
-        data: { replacement: abbreviate(finalText) },
-        fix: (fixer) => [fixer.replaceText(call, finalText), ...applyImportEdits(fixer, edits)],
-      };
-    }
-
-    /** The twin as an expression at the call: on the same namespace when there is one, else an import. */
-    function twinReference(call: TSESTree.CallExpression, twin: AsyncTwin, edits: ImportEdit[]): string | null {
-      const callee = skipTransparent(call.callee);
-      if (twin.namespacePath && callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed) {
-        const object = sourceCode.getText(callee.object);
-        const viaNamespace = [object, ...twin.namespacePath, twin.export].join('.');
-        if (callee.object.type === AST_NODE_TYPES.Identifier) return viaNamespace;
-      }
-      const binding = bindingFor(sourceCode, call, twin.module, twin.export);
-      if (!binding) return null;
-      if (binding.edit) edits.push(binding.edit);
-      return binding.text;
+      if (ctx.via.length > 0) return null;
+      const rewrite = asyncTwinRewrite(sourceCode, call, twin, ctx.asyncFunction);
+      return rewrite ? { messageId: 'useAsyncTwin', data: { replacement: rewrite.label }, fix: rewrite.fix } : null;
     }
 
     return {
@@ -322,27 +275,6 @@ export default createRule<Options, MessageId>({
     };
   },
 });
-
-/** Cheap exit for files that import nothing blocking and mention no clock or `Atomics` (text searches: a superset). */
-function mayBlock(sourceCode: Readonly<TSESLint.SourceCode>, options: BlockingOptions): boolean {
-  const modules = importedModules(sourceCode);
-  for (const m of modules) if (BLOCKING_MODULES.has(m)) return true;
-  if (options.blockingCalls.some((e) => modules.has(normalizeModule(e.module).module))) return true;
-  if (mentionsClock(sourceCode)) return true;
-  return sourceCode.text.includes('Atomics');
-}
-
-/**
- * A blocking module (or a declared one) imported by one of the project's modules this file
- * imports, two levels deep: `saveDb()` from `./store` may block although this file imports no `fs`.
- */
-function mayBlockInLocalModules(sourceCode: Readonly<TSESLint.SourceCode>, options: BlockingOptions): boolean {
-  const own = importedModules(sourceCode);
-  const reached = reachableModules(sourceCode);
-  if (reached.size === own.size) return false;
-  for (const m of reached) if (!own.has(m) && BLOCKING_MODULES.has(m)) return true;
-  return options.blockingCalls.some((e) => { const m = normalizeModule(e.module).module; return !own.has(m) && reached.has(m); });
-}
 
 /** Async code, or a function a server framework runs per request (then `registration` says how). */
 type RunContext = AsyncContext & { registration?: HandlerRegistration; inFlight?: InFlight };
@@ -364,11 +296,6 @@ function calleeText(call: TSESTree.CallExpression): string {
     return callee.property.name;
   }
   return 'function';
-}
-
-function abbreviate(text: string): string {
-  const flat = text.replace(/\s+/g, ' ');
-  return flat.length > 80 ? `${flat.slice(0, 77)}…` : flat;
 }
 
 function frameworkName(registration: HandlerRegistration): string {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 import { processRole, roleGlobs } from '../../src/analysis/role';
-import { configValues, isServingScript, resetProject, scriptTargets } from '../../src/project';
+import { configValues, isBundlerHook, isDevelopmentScript, isServingScript, resetProject, scriptTargets } from '../../src/project';
 import { fixture } from '../ruleTester';
 import { parse } from './parse';
 
@@ -91,6 +91,30 @@ describe('processRole: long-lived code (near misses)', () => {
   });
 });
 
+describe('processRole: development processes and bundler hooks (fixtures/roles-dev)', () => {
+  const dev = (relative: string): ReturnType<typeof processRole> => processRole(fixture(`roles-dev/${relative}`));
+  it('what only a dev script reaches, through a child process started by path, beside a production start script', () => {
+    assert.match(dev('src/dev.js').reason, /the `dev` script, a development process/);
+    assert.equal(dev('src/devWorker.js').role, 'one-shot');
+    assert.equal(dev('src/recompile.js').role, 'one-shot');
+  });
+  it('the server the dev worker also loads stays long-lived (near miss)', () => {
+    assert.equal(dev('src/server.js').role, 'long-lived');
+    assert.equal(dev('src/render.js').role, 'long-lived');
+  });
+  it('a webpack loader and plugin, and what only they import', () => {
+    assert.match(dev('webpack/TailwindLoader.js').reason, /a bundler loader or plugin/);
+    assert.equal(dev('webpack/StylePlugin.js').role, 'one-shot');
+    assert.equal(dev('webpack/themeConfig.js').role, 'one-shot');
+  });
+  it('an object reading its own `this.cache` is no loader (near miss)', () => {
+    assert.equal(dev('webpack/cache.js').role, 'long-lived');
+  });
+  it('a dev script with no production entry beside it is how the package runs (near miss)', () => {
+    assert.equal(processRole(fixture('roles-dev-only/src/index.js')).role, 'long-lived');
+  });
+});
+
 describe('processRole: overrides', () => {
   it('oneShot and longLived globs relative to cwd; longLived wins when both match', () => {
     assert.equal(roleOf('src/orphan.js', { 'async-hazards': { oneShot: ['src/orphan.js'] } }), 'one-shot');
@@ -167,6 +191,19 @@ describe('scriptTargets and configs', () => {
     assert.equal(isServingScript('api', 'node --watch src/app.js'), true);
     assert.equal(isServingScript('migrate', 'node src/migrate.js'), false);
     assert.equal(isServingScript('restart-db', 'node db.js'), false);
+  });
+  it('tells a development loop from a production server', () => {
+    assert.equal(isDevelopmentScript('dev', 'node app'), true);
+    assert.equal(isDevelopmentScript('start:dev', 'nest start'), true);
+    assert.equal(isDevelopmentScript('api', 'tsx watch src/app.ts'), true);
+    assert.equal(isDevelopmentScript('start', 'nodemon src/app.js'), false);
+    assert.equal(isDevelopmentScript('serve', 'pm2 start app.js'), false);
+    assert.equal(isDevelopmentScript('devops', 'node tools/ops.js'), false);
+  });
+  it('tells a bundler loader or plugin by what it calls', () => {
+    assert.equal(isBundlerHook('module.exports = function (s) { this.cacheable(); return s; };'), true);
+    assert.equal(isBundlerHook('class P { apply(compiler) { compiler.hooks.emit.tap("P", () => {}); } }'), true);
+    assert.equal(isBundlerHook('class C { apply(compiler) { return compiler; } get() { return this.cache; } }'), false);
   });
   it('reads setup keys from JS, JSON and YAML config text', () => {
     assert.deepEqual(configValues(`export default defineConfig({ test: { setupFiles: ['./a.ts', "./b.ts"], globalSetup: './g.ts' } })`,

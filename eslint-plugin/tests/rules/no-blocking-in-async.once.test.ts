@@ -67,8 +67,45 @@ export async function all(names: string[]) {
   if (!pages) pages = names.map((n) => readFileSync(n, 'utf8'));
   return pages;
 }`,
+    // An early answer from a filled cache entry, filled later in a callback of the same call.
+    `import fs from 'node:fs';
+const cache: { outdated?: boolean } = {};
+export async function outdated(check: (list: string) => Promise<boolean>) {
+  if (cache.outdated !== undefined) {
+    return cache.outdated;
+  }
+  const list = fs.readFileSync('packages.json', 'utf8');
+  return check(list).then((result) => { cache.outdated = result; return result; });
+}`,
+    // The same, filled by a function of the file the call chain ends in.
+    `import fs from 'node:fs';
+const cache: { outdated?: boolean } = {};
+function update(result: boolean) { cache.outdated = result; }
+export async function outdated(check: (list: string) => Promise<boolean>) {
+  if (cache.outdated !== undefined) return cache.outdated;
+  await check(fs.readFileSync('packages.json', 'utf8')).then((r) => update(r));
+  return cache.outdated;
+}`,
   ],
   invalid: [
+    // The early answer's slot is never filled here: every call reads.
+    {
+      code: `import fs from 'node:fs';
+const cache: { outdated?: boolean } = {};
+export async function outdated() {
+  if (cache.outdated !== undefined) return cache.outdated;
+  return fs.readFileSync('packages.json', 'utf8') !== '';
+}`,
+      errors: [{
+        messageId: 'blockingCall', line: 5, column: 10,
+        suggestions: [{ messageId: 'useAsyncTwin', output: `import fs from 'node:fs';
+const cache: { outdated?: boolean } = {};
+export async function outdated() {
+  if (cache.outdated !== undefined) return cache.outdated;
+  return await fs.promises.readFile('packages.json', 'utf8') !== '';
+}` }],
+      }],
+    },
     // A local flag is set anew on every call: the read happens every time.
     {
       code: `import { readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { MessageId, Options } from '../../src/rules/no-blocking-in-async';
 import rule from '../../src/rules/no-blocking-in-async';
 import { createRecommendedRuleTester, createRuleTester, fixture } from '../ruleTester';
@@ -163,6 +164,29 @@ createRuleTester().run<MessageId, Options>('no-blocking-in-async (strict: proces
       code: sequential,
       filename: MIGRATE,
       errors: [{ messageId: 'blockingCall', line: 3, column: 15, suggestions: [{ messageId: 'useAsyncTwin', output: sequential.replace("fs.readFileSync('schema.sql', 'utf8')", "await fs.promises.readFile('schema.sql', 'utf8')") }] }],
+    },
+  ],
+});
+
+// Build and dev tooling, in fixtures/roles-dev: what only the `dev` script reaches (through a
+// child process it forks by path) beside a production `start`, and webpack loaders and plugins
+// with what only they import, run in no production process. An object reading its own
+// `this.cache`, which the server loads, is no loader.
+const onDisk = (relative: string): { code: string; filename: string } => {
+  const filename = fixture(`roles-dev/${relative}`);
+  return { code: readFileSync(filename, 'utf8'), filename };
+};
+
+createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (recommended: build and dev tooling)', rule as never, {
+  valid: [
+    onDisk('src/recompile.js'),
+    onDisk('webpack/themeConfig.js'),
+    onDisk('webpack/StylePlugin.js'),
+  ],
+  invalid: [
+    {
+      ...onDisk('webpack/cache.js'),
+      errors: [{ messageId: 'blockingCall', line: 3, suggestions: [{ messageId: 'useAsyncTwin', output: onDisk('webpack/cache.js').code.replace('fs.readFileSync(key)', 'await fs.promises.readFile(key)') }] }],
     },
   ],
 });

@@ -1,0 +1,281 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { FunctionNode } from './ast';
+import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { lintGeneration, moduleSourceCode, sourceFileOf } from './localModules';
+import { entryReach, packageImporters, readText, resolveImport } from '../project';
+
+type Services = Readonly<TSESLint.SourceCode>;
+
+/** A call of an exported function, in the file (`sourceCode`) where it is made. */
+export interface ExportCallSite {
+  sourceCode: Services;
+  call: TSESTree.CallExpression;
+}
+
+/** More importers than this and the question is left open: the answer would cost a parse of each. */
+const MAX_IMPORTERS = 16;
+/** `module.exports = fn` and `export default fn` are both what an importer's default binding gets. */
+const DEFAULT = 'default';
+
+const cache = new WeakMap<FunctionNode, { generation: number; sites: readonly ExportCallSite[] | null }>();
+
+/**
+ * Every call of the exported function `fn`, in its own file and in the files of its package that
+ * import it: `import { start } from './server'` then `await start()`, `require('./app')()`,
+ * `import('./app').then((m) => m.default())`. Null when some use is not a plain call (passed as a
+ * value, re-exported), when the importers are not known (no package, too many), or when `fn` is
+ * not exported or never called: then nothing is known about who runs it. Importers that are
+ * one-shot code are left out (whatever they call, they call outside a serving process): an
+ * export only they name has no call site, and an empty list.
+ */
+export function knownCallers(sourceCode: Services, fn: FunctionNode): readonly ExportCallSite[] | null {
+  const generation = lintGeneration();
+  const hit = cache.get(fn);
+  if (hit && hit.generation === generation) return hit.sites;
+  const sites = computeCallers(sourceCode, fn);
+  cache.set(fn, { generation, sites });
+  return sites;
+}
+
+function computeCallers(sourceCode: Services, fn: FunctionNode): readonly ExportCallSite[] | null {
+  const file = sourceFileOf(sourceCode);
+  const exported = file === null ? null : exportsOf(sourceCode, fn);
+  if (file === null || exported === null || exported.names.size === 0) return null;
+  const sites: ExportCallSite[] = [];
+  for (const id of exported.ownUses) {
+    const call = calledAt(id);
+    if (!call) return null;
+    sites.push({ sourceCode, call });
+  }
+  const importers = packageImporters(file);
+  if (importers === null) return null;
+  // One-shot importers (tests, scripts) run nothing in a serving process, and a file whose text
+  // never names the export cannot call it: neither needs a parse.
+  const named = [...exported.names].filter((n) => n !== DEFAULT);
+  const mentioning = importers.filter((importer) => exported.names.has(DEFAULT) || mentionsAny(readText(importer) ?? '', named));
+  const candidates = mentioning.filter((importer) => entryReach(importer).kind !== 'one-shot');
+  if (candidates.length > MAX_IMPORTERS) return null;
+  for (const importer of candidates) {
+    const other = moduleSourceCode(importer);
+    if (!other) return null;
+    const calls = callsFrom(other, importer, file, exported.names);
+    if (calls === null) return null;
+    for (const call of calls) sites.push({ sourceCode: other, call });
+  }
+  // Only one-shot code uses it (a test, a script): known, and none of it serves.
+  return sites.length > 0 || mentioning.length > candidates.length ? sites : null;
+}
+
+/** The names `fn` is exported under, and its uses in its own file that are not the export itself. */
+function mentionsAny(text: string, names: readonly string[]): boolean {
+  return names.some((name) => new RegExp(`\\b${name.replace(/[$]/g, '\\$')}\\b`).test(text));
+}
+
+function exportsOf(sourceCode: Services, fn: FunctionNode): { names: Set<string>; ownUses: TSESTree.Identifier[] } | null {
+  const names = new Set<string>();
+  const parent = fn.parent;
+  // The function itself is the exported value.
+  if (parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration) names.add(DEFAULT);
+  if (parent?.type === AST_NODE_TYPES.ExportNamedDeclaration && fn.type === AST_NODE_TYPES.FunctionDeclaration && fn.id) names.add(fn.id.name);
+  const assigned = assignedExport(parent, fn);
+  if (assigned) names.add(assigned);
+  let id: TSESTree.Identifier | null = fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.id : null;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === fn && parent.id.type === AST_NODE_TYPES.Identifier &&
+    parent.parent.kind === 'const') {
+    id = parent.id;
+    if (parent.parent.parent.type === AST_NODE_TYPES.ExportNamedDeclaration) names.add(id.name);
+  }
+  if (!id) return names.size > 0 ? { names, ownUses: [] } : null;
+  const variable = findVariable(sourceCode, id);
+  if (!variable || variable.defs.length !== 1) return null;
+  const ownUses: TSESTree.Identifier[] = [];
+  for (const reference of variable.references) {
+    if (!reference.isRead()) continue;
+    const use = reference.identifier as TSESTree.Identifier;
+    const site = use.parent;
+    if (site?.type === AST_NODE_TYPES.ExportSpecifier && site.local === use) {
+      names.add(site.exported.type === AST_NODE_TYPES.Identifier ? site.exported.name : String(site.exported.value));
+    } else if (site?.type === AST_NODE_TYPES.ExportDefaultDeclaration) {
+      names.add(DEFAULT);
+    } else {
+      const name = assignedExport(site, use);
+      if (name) names.add(name);
+      else ownUses.push(use);
+    }
+  }
+  return { names, ownUses };
+}
+
+/** `module.exports = x` → default; `exports.run = x`, `module.exports.run = x`, `module.exports = { run: x }` → `run`. */
+function assignedExport(parent: TSESTree.Node | undefined, value: TSESTree.Node): string | null {
+  if (parent?.type === AST_NODE_TYPES.Property && parent.value === value && !parent.computed &&
+    parent.parent.type === AST_NODE_TYPES.ObjectExpression && isModuleExports(parent.parent.parent, parent.parent)) {
+    return parent.key.type === AST_NODE_TYPES.Identifier ? parent.key.name : null;
+  }
+  if (parent?.type !== AST_NODE_TYPES.AssignmentExpression || parent.right !== value) return null;
+  if (isModuleExportsTarget(parent.left)) return DEFAULT;
+  const left = parent.left;
+  if (left.type !== AST_NODE_TYPES.MemberExpression) return null;
+  const object = skipTransparent(left.object);
+  const exportsObject = (object.type === AST_NODE_TYPES.Identifier && object.name === 'exports') || isModuleExportsTarget(object);
+  return exportsObject ? staticPropertyName(left) : null;
+}
+
+function isModuleExports(node: TSESTree.Node | undefined, value: TSESTree.Node): boolean {
+  return node?.type === AST_NODE_TYPES.AssignmentExpression && node.right === value && isModuleExportsTarget(node.left);
+}
+
+function isModuleExportsTarget(node: TSESTree.Node): boolean {
+  return node.type === AST_NODE_TYPES.MemberExpression && !node.computed && node.object.type === AST_NODE_TYPES.Identifier &&
+    node.object.name === 'module' && node.property.type === AST_NODE_TYPES.Identifier && node.property.name === 'exports';
+}
+
+/** The call `use` is the callee of, through parentheses and `await`-free wrappers; null for any other use. */
+function calledAt(use: TSESTree.Node): TSESTree.CallExpression | null {
+  let node = use;
+  while (node.parent && (node.parent.type === AST_NODE_TYPES.TSNonNullExpression || node.parent.type === AST_NODE_TYPES.TSAsExpression)) node = node.parent;
+  const parent = node.parent;
+  return parent?.type === AST_NODE_TYPES.CallExpression && parent.callee === node ? parent : null;
+}
+
+/**
+ * The calls `importer` makes of `target`'s exports named in `names`, or null when it uses one in a
+ * way that is not a call, or re-exports `target` (then its own importers call it, unseen here).
+ */
+function callsFrom(sourceCode: Services, importer: string, target: string, names: ReadonlySet<string>): TSESTree.CallExpression[] | null {
+  const calls: TSESTree.CallExpression[] = [];
+  let unknown = false;
+  const goesTo = (source: TSESTree.Node | null | undefined): boolean => {
+    if (source?.type !== AST_NODE_TYPES.Literal || typeof source.value !== 'string') return false;
+    const resolution = resolveImport(importer, source.value);
+    return resolution.kind === 'file' && resolution.path === target;
+  };
+  const bindings: { id: TSESTree.Node; namespace: boolean }[] = [];
+  walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+    if (unknown) return false;
+    if ((node.type === AST_NODE_TYPES.ExportNamedDeclaration || node.type === AST_NODE_TYPES.ExportAllDeclaration) && goesTo(node.source)) {
+      unknown = true;
+    } else if (node.type === AST_NODE_TYPES.ImportDeclaration && node.importKind !== 'type' && goesTo(node.source)) {
+      for (const s of node.specifiers) {
+        if (s.type === AST_NODE_TYPES.ImportSpecifier && s.importKind !== 'type') {
+          const imported = s.imported.type === AST_NODE_TYPES.Identifier ? s.imported.name : String(s.imported.value);
+          if (names.has(imported)) bindings.push({ id: s.local, namespace: false });
+        } else if (s.type === AST_NODE_TYPES.ImportDefaultSpecifier) {
+          bindings.push({ id: s.local, namespace: !names.has(DEFAULT) });
+        } else if (s.type === AST_NODE_TYPES.ImportNamespaceSpecifier) {
+          bindings.push({ id: s.local, namespace: true });
+        }
+      }
+    } else if (node.type === AST_NODE_TYPES.CallExpression && isRequire(node) && goesTo(node.arguments[0])) {
+      if (!bindModule(node, names, bindings, calls)) unknown = true;
+    } else if (node.type === AST_NODE_TYPES.ImportExpression && goesTo(node.source)) {
+      if (!bindDynamic(node, names, bindings)) unknown = true;
+    }
+    return true;
+  });
+  for (const { id, namespace } of bindings) {
+    if (unknown) break;
+    const variable = findVariable(sourceCode, id as TSESTree.Identifier);
+    if (!variable) return null;
+    for (const reference of variable.references) {
+      if (!reference.isRead()) continue;
+      const use = reference.identifier;
+      if (!namespace) {
+        const call = calledAt(use);
+        if (!call) return null;
+        calls.push(call);
+        continue;
+      }
+      // `ns.start()` counts; `ns.other` is another export; `ns` itself handed on is unknown.
+      const member = use.parent;
+      if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== use) return null;
+      const name = staticPropertyName(member);
+      if (name === null) return null;
+      if (!names.has(name)) continue;
+      const call = calledAt(member);
+      if (!call) return null;
+      calls.push(call);
+    }
+  }
+  return unknown ? null : calls;
+}
+
+function isRequire(call: TSESTree.CallExpression): boolean {
+  return call.callee.type === AST_NODE_TYPES.Identifier && call.callee.name === 'require' && call.arguments.length === 1;
+}
+
+/**
+ * `const m = require(…)`, `const { run } = require(…)`, `require(…).run()`, `require(…)()`, a
+ * bare `require(…)` for its effects. False for any other use of the module object.
+ */
+function bindModule(
+  expr: TSESTree.Node,
+  names: ReadonlySet<string>,
+  bindings: { id: TSESTree.Node; namespace: boolean }[],
+  calls: TSESTree.CallExpression[],
+): boolean {
+  const parent = expr.parent;
+  if (parent?.type === AST_NODE_TYPES.ExpressionStatement) return true;
+  if (parent?.type === AST_NODE_TYPES.AwaitExpression) return bindModule(parent, names, bindings, calls);
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === expr) return bindPattern(parent.id, names, bindings);
+  if (parent?.type === AST_NODE_TYPES.CallExpression && parent.callee === expr) {
+    if (names.has(DEFAULT)) calls.push(parent);
+    return true;
+  }
+  if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === expr) {
+    const name = staticPropertyName(parent);
+    if (name === null) return false;
+    if (!names.has(name)) return true;
+    const call = calledAt(parent);
+    if (call) calls.push(call);
+    return call !== null;
+  }
+  return false;
+}
+
+function bindPattern(id: TSESTree.Node, names: ReadonlySet<string>, bindings: { id: TSESTree.Node; namespace: boolean }[]): boolean {
+  if (id.type === AST_NODE_TYPES.Identifier) {
+    // The module object: called itself when its default is the function, else through members.
+    bindings.push({ id, namespace: !names.has(DEFAULT) });
+    return true;
+  }
+  if (id.type !== AST_NODE_TYPES.ObjectPattern) return false;
+  for (const property of id.properties) {
+    if (property.type !== AST_NODE_TYPES.Property || property.computed || property.key.type !== AST_NODE_TYPES.Identifier) return false;
+    if (!names.has(property.key.name)) continue;
+    if (property.value.type !== AST_NODE_TYPES.Identifier) return false;
+    bindings.push({ id: property.value, namespace: false });
+  }
+  return true;
+}
+
+/** `import('./app').then((m) => m.default())`, `.then(({ start }) => start())`, `const m = await import('./app')`. */
+function bindDynamic(
+  expr: TSESTree.ImportExpression,
+  names: ReadonlySet<string>,
+  bindings: { id: TSESTree.Node; namespace: boolean }[],
+): boolean {
+  const parent = expr.parent;
+  if (parent?.type === AST_NODE_TYPES.AwaitExpression) {
+    const holder = parent.parent;
+    if (holder?.type === AST_NODE_TYPES.ExpressionStatement) return true;
+    return holder?.type === AST_NODE_TYPES.VariableDeclarator && holder.init === parent && bindNamespace(holder.id, names, bindings);
+  }
+  if (parent?.type === AST_NODE_TYPES.ExpressionStatement) return true;
+  if (parent?.type !== AST_NODE_TYPES.MemberExpression || parent.object !== expr || staticPropertyName(parent) !== 'then') return false;
+  const then = parent.parent;
+  const callback = then?.type === AST_NODE_TYPES.CallExpression && then.callee === parent ? then.arguments[0] : undefined;
+  if (!isFunctionNode(callback)) return false;
+  const param = callback.params[0];
+  return param === undefined || bindNamespace(param, names, bindings);
+}
+
+/** A dynamic import's namespace: its default is a member, never the namespace itself. */
+function bindNamespace(id: TSESTree.Node, names: ReadonlySet<string>, bindings: { id: TSESTree.Node; namespace: boolean }[]): boolean {
+  if (id.type === AST_NODE_TYPES.Identifier) {
+    bindings.push({ id, namespace: true });
+    return true;
+  }
+  return bindPattern(id, names, bindings);
+}

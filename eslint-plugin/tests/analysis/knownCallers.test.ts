@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { beforeEach, describe, it } from 'node:test';
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { FunctionNode } from '../../src/analysis';
+import { isFunctionNode, isStartupPhase, knownCallers, moduleSourceCode, walk } from '../../src/analysis';
+import { resetProject } from '../../src/project';
+import { fixture } from '../ruleTester';
+
+// Who calls an exported function, across the files of its package (fixtures/startup).
+const at = (name: string): string => fixture(`startup/src/${name}`);
+
+function exported(name: string): { sourceCode: NonNullable<ReturnType<typeof moduleSourceCode>>; fn: FunctionNode; read: TSESTree.Node } {
+  const sourceCode = moduleSourceCode(at(name));
+  assert.ok(sourceCode);
+  let fn: FunctionNode | null = null;
+  let read: TSESTree.Node | null = null;
+  walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+    if (!fn && isFunctionNode(node)) fn = node;
+    if (!read && node.type === AST_NODE_TYPES.CallExpression) read = node;
+    return true;
+  });
+  assert.ok(fn && read);
+  return { sourceCode, fn, read };
+}
+
+beforeEach(() => resetProject());
+
+describe('knownCallers', () => {
+  it('finds named, default, require and dynamic-import calls in the importing files', () => {
+    const server = exported('server.js');
+    assert.deepEqual(knownCallers(server.sourceCode, server.fn)?.map((s) => s.call.loc.start.line), [7]);
+    const late = exported('late.js');
+    assert.equal(knownCallers(late.sourceCode, late.fn)?.length, 1);
+    const legacy = exported('legacy.js');
+    assert.equal(knownCallers(legacy.sourceCode, legacy.fn)?.length, 1);
+  });
+  it('a function called from two files has both calls', () => {
+    const shared = exported('shared.js');
+    assert.equal(knownCallers(shared.sourceCode, shared.fn)?.length, 2);
+  });
+  it('is null for a function handed on as a value, or that nothing imports', () => {
+    const passed = exported('passed.js');
+    assert.equal(knownCallers(passed.sourceCode, passed.fn), null);
+    const orphan = exported('orphanExport.js');
+    assert.equal(knownCallers(orphan.sourceCode, orphan.fn), null);
+  });
+});
+
+describe('isStartupPhase across files', () => {
+  it('startup when every caller is; serving when a route or the code after listen calls it', () => {
+    for (const name of ['server.js', 'run.js', 'late.js', 'legacy.js', 'keys.js']) {
+      const { sourceCode, fn, read } = exported(name);
+      assert.equal(isStartupPhase(sourceCode, fn, read), true, name);
+    }
+    for (const name of ['handle.js', 'shared.js', 'later.js', 'passed.js', 'orphanExport.js']) {
+      const { sourceCode, fn, read } = exported(name);
+      assert.equal(isStartupPhase(sourceCode, fn, read), false, name);
+    }
+  });
+});

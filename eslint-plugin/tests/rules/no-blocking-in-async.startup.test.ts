@@ -1,0 +1,47 @@
+import * as fs from 'node:fs';
+import type { MessageId, Options } from '../../src/rules/no-blocking-in-async';
+import rule from '../../src/rules/no-blocking-in-async';
+import { createRecommendedRuleTester, fixture } from '../ruleTester';
+
+// Startup reached from another module, in the workspace fixtures/startup: an exported function is
+// startup when every call of it that the package shows is made at startup (a top-level `await`, a
+// top-level promise chain, `require(…)()`, a dynamic import's `.then`) or from one-shot code. A
+// route, a call after `listen`, a function handed on as a value, or no caller at all: reported
+// as before. Each case lints the file's text as it is on disk.
+const file = (name: string): { code: string; filename: string } => {
+  const filename = fixture(`startup/src/${name}`);
+  return { code: fs.readFileSync(filename, 'utf8'), filename };
+};
+/** The one read on line 2, with its suggestion: the promise form on the same `fs` namespace. */
+const reported = (name: string) => {
+  const { code, filename } = file(name);
+  const output = code.replace("fs.readFileSync('a')", "await fs.promises.readFile('a')");
+  return { code, filename, errors: [{ messageId: 'blockingCall' as const, line: 2, suggestions: [{ messageId: 'useAsyncTwin' as const, output }] }] };
+};
+
+createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (recommended: startup across files)', rule as never, {
+  valid: [
+    // `await start()` at the top level of the start script.
+    file('server.js'),
+    // A synchronous top-level call, and an export default called the same way.
+    file('warm.js'),
+    file('run.js'),
+    // `import('./late.js').then((late) => late.default())` at top level.
+    file('late.js'),
+    // `require('./legacy.js')()` and `.then(() => loadKeys())` on the chain it starts.
+    file('legacy.js'),
+    file('keys.js'),
+  ],
+  invalid: [
+    // Near misses: a route runs it per request.
+    reported('handle.js'),
+    // Called at startup and from a route: the route decides.
+    reported('shared.js'),
+    // Called after the server listens.
+    reported('later.js'),
+    // Handed to `process.on` as a value: who calls it is not known.
+    reported('passed.js'),
+    // Exported, and nothing in the package imports it.
+    reported('orphanExport.js'),
+  ],
+});
