@@ -273,6 +273,30 @@ export function isFile(file: string): boolean {
   }
 }
 
+/**
+ * What is at `file`: a file (saved or only in the editor), a directory, or nothing. Noted in the
+ * open logs like the resolver's own probes, from the same cached stats.
+ */
+export function pathKind(file: string): 'file' | 'directory' | 'missing' {
+  try {
+    const stat = loggedStat(file, (at) => disk().statSync(at));
+    return stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'missing';
+  } catch {
+    return 'missing';
+  }
+}
+
+/** The real path of a saved file (symbolic links followed, cached like stats); null when it is not on disk. */
+export function realPathOnDisk(file: string): string | null {
+  const d = disk();
+  try {
+    const real: unknown = d.realpathSync ? d.realpathSync(file) : fs.realpathSync(file);
+    return typeof real === 'string' ? real : String(real);
+  } catch {
+    return null;
+  }
+}
+
 function noteStat(at: string, stat: fs.Stats): fs.Stats {
   if (logs.length > 0) note(at, stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'missing');
   return stat;
