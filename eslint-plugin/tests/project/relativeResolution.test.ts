@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 import { resetProject, resolveImport, setOverlay, withReadLog } from '../../src/project';
+import { installedManifest, manifestByResolver } from '../../src/project/packages';
 import { relativeResolution, resolvedByResolver } from '../../src/project/resolve';
 import { scratch, write } from './helpers';
 
@@ -118,5 +119,36 @@ describe('relativeResolution', () => {
     // Open in the editor and saved: the saved file's real path.
     setOverlay(path.join(dir, 'b.ts'), 'export const y = 2;\n');
     assert.deepEqual(relativeResolution(dir, './b'), resolvedByResolver(dir, './b'));
+  });
+});
+
+describe('installedManifest', () => {
+  it("finds a package's manifest where the resolver finds it, up the node_modules folders", () => {
+    const root = fs.realpathSync(scratch('installed'));
+    const files: Record<string, string> = {
+      'node_modules/pg/package.json': '{ "name": "pg", "version": "8.1.0" }',
+      'node_modules/@scope/pool/package.json': '{ "name": "@scope/pool", "version": "2.0.0" }',
+      'packages/api/node_modules/pg/package.json': '{ "name": "pg", "version": "7.0.0" }',
+      'packages/api/src/index.ts': '',
+      'packages/web/src/index.ts': '',
+      'node_modules/.store/redis@4/package.json': '{ "name": "redis", "version": "4.0.0" }',
+      'node_modules/empty/readme.md': '',
+    };
+    for (const [relative, text] of Object.entries(files)) write(path.join(root, relative), text);
+    fs.symlinkSync(path.join(root, 'node_modules/.store/redis@4'), path.join(root, 'node_modules/redis'));
+    let answered = 0;
+    for (const dir of ['packages/api/src', 'packages/web/src', '.']) {
+      for (const name of ['pg', '@scope/pool', 'redis', 'empty', 'missing']) {
+        const fast = installedManifest(path.join(root, dir), name);
+        const slow = manifestByResolver(path.join(root, dir), name);
+        if (fast !== null) {
+          answered++;
+          assert.equal(fast, slow, `${dir} ${name}`);
+        }
+      }
+    }
+    assert.equal(answered, 12, 'all but the package without a manifest');
+    assert.equal(installedManifest(path.join(root, 'packages/api/src'), 'pg'), path.join(root, 'packages/api/node_modules/pg/package.json'));
+    assert.equal(installedManifest(path.join(root, 'packages/web/src'), 'redis'), path.join(root, 'node_modules/.store/redis@4/package.json'));
   });
 });
