@@ -1,7 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { isBuiltin } from 'node:module';
-import { bareName, declaresDependency, importRecords, parsedModule, readText, resolveImport } from '../project';
+import * as path from 'node:path';
+import { bareName, declaresDependency, importRecords, isModuleText, parsedModule, readText, resolveImport } from '../project';
 import type { ModuleRef } from './imports';
 import { importedModules, normalizeModule } from './imports';
 import { skipTransparent, staticPropertyName } from './ast';
@@ -24,11 +25,38 @@ const files = new WeakMap<object, string>();
 let generation = 0;
 const moduleSources = new WeakSet<object>();
 
+/**
+ * The last linted files' own `SourceCode`s, oldest first. A module ESLint has just parsed (a
+ * sibling linted before the file importing it) is read from its parse instead of parsed again,
+ * while its text is what the layer reads. Few and small, as they outlive their lint; typed
+ * parses are left out (answers cached on them may rest on type information).
+ */
+const linted = new Map<string, Services>();
+const MAX_LINTED = 32;
+const MAX_LINTED_CHARS = 2 * 1024 * 1024;
+let lintedChars = 0;
+
 /** Ties ESLint's `SourceCode` for the linted file to its path (called once per rule and file). */
 export function registerSourceFile(sourceCode: Services, filename: string): void {
   if (files.has(sourceCode)) return;
   files.set(sourceCode, filename);
   generation++;
+  const at = path.resolve(filename);
+  if (sourceCode.parserServices?.program || !isModuleText(at, sourceCode.text)) return;
+  forgetLinted(at);
+  linted.set(at, sourceCode);
+  lintedChars += sourceCode.text.length;
+  for (const [oldest] of linted) {
+    if (linted.size <= MAX_LINTED && lintedChars <= MAX_LINTED_CHARS) break;
+    forgetLinted(oldest);
+  }
+}
+
+function forgetLinted(at: string): void {
+  const before = linted.get(at);
+  if (!before) return;
+  linted.delete(at);
+  lintedChars -= before.text.length;
 }
 
 /** Changes with every linted file. A cache of answers about project modules keyed by it stays fresh. */
@@ -36,7 +64,7 @@ export function lintGeneration(): number {
   return generation;
 }
 
-/** True for a `SourceCode` built here for a project module, not the one ESLint lints. */
+/** True for a `SourceCode` read as a project module (built here, or a linted file's read again), not the one being linted. */
 export function isModuleSource(sourceCode: Services): boolean {
   return moduleSources.has(sourceCode);
 }
@@ -91,6 +119,12 @@ const memo = new Map<string, Services | null>();
 let memoGeneration = -1;
 
 function buildModuleSourceCode(file: string): Services | null {
+  const own = linted.get(file);
+  if (own && readText(file) === own.text) {
+    // From now on it is a module like the others: answers about it hold for one lint.
+    moduleSources.add(own);
+    return own;
+  }
   const parsed = parsedModule(file);
   if (!parsed) return null;
   let sourceCode = built.get(parsed.program);
