@@ -80,12 +80,16 @@ export function resolveImport(fromFile: string, specifier: string): Resolution {
   const packageName = bareName(specifier);
   if (!path.isAbsolute(fromFile)) return { kind: 'unresolved', packageName };
   const dir = path.dirname(fromFile);
-  return answers.get(`${dir}\0${specifier}`, () => resolveNow(dir, specifier, packageName));
+  if (PLAIN_RELATIVE.test(specifier)) {
+    // Its answer rests on the path it names alone: `../../db` from every feature folder is one question.
+    const fast = relativeAnswers.get(path.join(dir, specifier), () => relativeResolution(dir, specifier));
+    if (fast) return fast;
+  }
+  return answers.get(`${dir}\0${specifier}`, () => resolvedByResolver(dir, specifier, packageName));
 }
 
-function resolveNow(dir: string, specifier: string, packageName: string | null): Resolution {
-  return (packageName === null ? relativeResolution(dir, specifier) : null) ?? resolvedByResolver(dir, specifier, packageName);
-}
+/** Keyed by the absolute path a plain relative specifier names; null where the resolver must answer. */
+const relativeAnswers = new FreshCache<Resolution | null>(10_000);
 
 /** A relative specifier enhanced-resolve would not take differently (no `?`, `#`, `\`, trailing `/`). */
 const PLAIN_RELATIVE = /^\.\.?\/(?!.*[?#\\\0]).*[^/]$/s;
@@ -164,4 +168,5 @@ export function bareName(specifier: string): string | null {
 /** Forgets cached answers (tests). */
 export function resetResolver(): void {
   answers.clear();
+  relativeAnswers.clear();
 }
