@@ -9,6 +9,7 @@ import { normalizeModule, resolveReference } from './imports';
 import type { CheckerServices } from './typeQueries';
 import { askChecker, typeAt } from './typeQueries';
 import { importedFunction, importsProjectModules } from './moduleFunctions';
+import { ModuleAnswers } from './localModules';
 import { chainCannotReject, handlesRejection, isRejectionGuarded } from './rejections';
 import { moduleExportListSchema } from '../util/settings';
 
@@ -124,7 +125,7 @@ function importedOrigin(sourceCode: Services, callee: TSESTree.Node, depth: numb
     : null;
 }
 
-const summaries = new WeakMap<FunctionNode, { canReject: boolean } | null>();
+const summaries = new ModuleAnswers<FunctionNode, { canReject: boolean } | null>();
 
 /**
  * Does a function (in whatever module `sourceCode` is) return a promise, and can that promise
@@ -133,7 +134,7 @@ const summaries = new WeakMap<FunctionNode, { canReject: boolean } | null>();
  * per parse of its module.
  */
 function promiseSummary(sourceCode: Services, fn: FunctionNode, depth: number): { canReject: boolean } | null {
-  const hit = summaries.get(fn);
+  const hit = summaries.get(sourceCode, fn);
   if (hit !== undefined) return hit;
   summaries.set(fn, null); // cycle guard: two modules returning each other's calls
   const summary = computeSummary(sourceCode, fn, depth);

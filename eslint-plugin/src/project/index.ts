@@ -24,7 +24,7 @@ import { resetResolver } from './resolve';
 export type { EntryReach } from './entries';
 export { MAX_PACKAGE_FILES, configValues, entryReach, hasMainGuard, hasShebang, isLibraryPackage, isServingScript, isTestFile, matchesGlob, scriptTargets } from './entries';
 export type { FileRead, ReadState } from './fileSystem';
-export { invalidate, isReadCurrent, overlaidPaths, readText, setOverlay, withReadLog } from './fileSystem';
+export { DISK_CACHE_MS, invalidate, isReadCurrent, overlaidPaths, projectVersion, readLogOpen, readText, setOverlay, withReadLog } from './fileSystem';
 export type { ResolvedImport } from './importIndex';
 export { importersOf, importsOf } from './importIndex';
 export type { ImportRecord } from './importRecords';
