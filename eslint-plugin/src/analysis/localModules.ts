@@ -40,8 +40,8 @@ const moduleSources = new WeakSet<object>();
  * parses are left out (answers cached on them may rest on type information).
  */
 const linted = new Map<string, Services>();
-const MAX_LINTED = 32;
-const MAX_LINTED_CHARS = 2 * 1024 * 1024;
+const MAX_LINTED = 16;
+const MAX_LINTED_CHARS = 1024 * 1024;
 let lintedChars = 0;
 
 /** Ties ESLint's `SourceCode` for the linted file to its path (called once per rule and file). */
@@ -58,7 +58,8 @@ export function registerSourceFile(sourceCode: Services, filename: string): void
     generation++;
   }
   const at = path.resolve(filename);
-  if (sourceCode.parserServices?.program || !isModuleText(at, sourceCode.text)) return;
+  // A file under node_modules is never read as a project module (the resolver's answer is not local).
+  if (sourceCode.parserServices?.program || !isModuleText(at, sourceCode.text) || at.split(path.sep).includes('node_modules')) return;
   forgetLinted(at);
   linted.set(at, sourceCode);
   lintedChars += sourceCode.text.length;
