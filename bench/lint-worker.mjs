@@ -3,8 +3,11 @@
 // per-rule times plus the time spent in the shared analysis). Started by bench/run.mjs; the
 // process exists only for this row so its peak RSS is the row's own.
 // node bench/lint-worker.mjs <row> [--stats] [--dump file]
+// BENCH_PLUGIN=<path to a built plugin's index.js> lints with that build instead (an earlier
+// commit's, to compare before and after in one run).
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Linter } from 'eslint';
 import { CORPUS_ROOT, corpusFiles, sampleFiles } from './corpus.mjs';
 import { instrumentAnalysis, wrapRules } from './instrument.mjs';
@@ -28,7 +31,7 @@ async function configFor(name) {
   };
   const typed = { ...base, languageOptions: { ...base.languageOptions, parserOptions: { projectService: true, tsconfigRootDir: ROOT } } };
   const ours = async (cfg) => {
-    let plugin = (await import('eslint-plugin-async-hazards')).default;
+    let plugin = (await import(process.env.BENCH_PLUGIN ? pathToFileURL(process.env.BENCH_PLUGIN).href : 'eslint-plugin-async-hazards')).default;
     if (withStats) plugin = wrapRules(plugin);
     const rules = Object.fromEntries(Object.keys(plugin.rules).map((id) => [`async-hazards/${id}`, 'error']));
     return [{ ...cfg, plugins: { 'async-hazards': plugin }, rules }];

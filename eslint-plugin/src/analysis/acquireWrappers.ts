@@ -13,7 +13,7 @@ import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { resolveCalleeFunction, resolveImportedFunction } from './callGraph';
 import { resolveReference } from './imports';
-import { isProjectSpecifier, localExport } from './localModules';
+import { ModuleAnswers, isProjectSpecifier, localExport } from './localModules';
 import { importedFunction } from './moduleFunctions';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -90,7 +90,8 @@ function propertyValue(sourceCode: Services, node: TSESTree.Node, name: string |
   return null;
 }
 
-const wrapperCache = new WeakMap<FunctionNode, boolean>();
+// Per lint generation for project modules: a wrapper's answer may rest on a module further down.
+const wrapperCache = new ModuleAnswers<FunctionNode, boolean>();
 
 /** Does `call` (not itself an acquire method) call a function that hands back an acquired resource? */
 export function callsAcquireWrapper(sourceCode: Services, call: TSESTree.CallExpression): boolean {
@@ -100,7 +101,7 @@ export function callsAcquireWrapper(sourceCode: Services, call: TSESTree.CallExp
 }
 
 function isAcquireWrapper(target: Target, depth: number): boolean {
-  const hit = wrapperCache.get(target.fn);
+  const hit = wrapperCache.get(target.sourceCode, target.fn);
   if (hit !== undefined) return hit;
   wrapperCache.set(target.fn, false); // recursion guard
   const result = returnedValues(target.sourceCode, target.fn).some((expr) => yieldsAcquired(target.sourceCode, expr, depth, new Set()));
@@ -191,7 +192,7 @@ function isPromisifiedAcquire(sourceCode: Services, expr: TSESTree.NewExpression
   return found;
 }
 
-const releaseCache = new WeakMap<FunctionNode, Map<string, boolean>>();
+const releaseCache = new ModuleAnswers<FunctionNode, Map<string, boolean>>();
 
 /**
  * Does `call` give back its argument at `index`: does the function it calls call `.release()` (or
@@ -207,7 +208,7 @@ function releasesParameter(target: Target, index: number, names: readonly string
   const param = target.fn.params[index];
   if (param?.type !== AST_NODE_TYPES.Identifier) return false;
   const key = `${index}:${names.join(',')}`;
-  let byKey = releaseCache.get(target.fn);
+  let byKey = releaseCache.get(target.sourceCode, target.fn);
   if (!byKey) releaseCache.set(target.fn, (byKey = new Map()));
   const hit = byKey.get(key);
   if (hit !== undefined) return hit;

@@ -12,6 +12,7 @@ import { functionName, resolveCalleeFunction, resolveImportedFunction } from './
 import { normalizeModule } from './imports';
 import { isOncePerProcess } from './onceOnly';
 import { askChecker } from './typeQueries';
+import { ModuleAnswers } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -58,11 +59,11 @@ const MAX_DEPTH = 8;
 const MAX_MODULE_HOPS = 2;
 
 /** One analysis per module program and options: an imported helper is summarised once per parse. */
-const moduleAnalyses = new WeakMap<object, Map<string, ModuleChains>>();
+const moduleAnalyses = new ModuleAnswers<Services, Map<string, ModuleChains>>();
 
 function moduleChains(sourceCode: Services, options: BlockingOptions): ModuleChains {
   const key = JSON.stringify(options);
-  let perModule = moduleAnalyses.get(sourceCode);
+  let perModule = moduleAnalyses.get(sourceCode, sourceCode);
   if (!perModule) {
     perModule = new Map();
     moduleAnalyses.set(sourceCode, perModule);

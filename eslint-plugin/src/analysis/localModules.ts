@@ -1,7 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { isBuiltin } from 'node:module';
-import { bareName, declaresDependency, importRecords, parsedModule, readText, resolveImport } from '../project';
+import * as path from 'node:path';
+import { DISK_CACHE_MS, bareName, declaresDependency, importRecords, isModuleText, parsedModule, projectVersion, readLogOpen, readText, resolveImport } from '../project';
 import type { ModuleRef } from './imports';
 import { importedModules, normalizeModule } from './imports';
 import { skipTransparent, staticPropertyName } from './ast';
@@ -20,23 +21,67 @@ type Services = Readonly<TSESLint.SourceCode>;
  */
 const files = new WeakMap<object, string>();
 
-/** Counts linted files: answers built on project modules are trusted for one lint (`lintGeneration`). */
+/**
+ * Answers built on project modules are trusted while this stays: it moves on, at the start of a
+ * lint, when the project layer heard of a change since the last one (an unsaved edit, a watched
+ * file) or its trust in the disk ran out (`DISK_CACHE_MS`). A CLI run over unchanged files keeps
+ * each module's answers for seconds, not for one file; an edit two imports away is seen at the
+ * next lint. While a read log is open, every lint starts one (see `registerSourceFile`).
+ */
 let generation = 0;
+let seenVersion = -1;
+let seenPeriod = -1;
 const moduleSources = new WeakSet<object>();
+
+/**
+ * The last linted files' own `SourceCode`s, oldest first. A module ESLint has just parsed (a
+ * sibling linted before the file importing it) is read from its parse instead of parsed again,
+ * while its text is what the layer reads. Few and small, as they outlive their lint; typed
+ * parses are left out (answers cached on them may rest on type information).
+ */
+const linted = new Map<string, Services>();
+const MAX_LINTED = 16;
+const MAX_LINTED_CHARS = 1024 * 1024;
+let lintedChars = 0;
 
 /** Ties ESLint's `SourceCode` for the linted file to its path (called once per rule and file). */
 export function registerSourceFile(sourceCode: Services, filename: string): void {
   if (files.has(sourceCode)) return;
   files.set(sourceCode, filename);
-  generation++;
+  const version = projectVersion();
+  const period = Math.floor(Date.now() / DISK_CACHE_MS);
+  // Under a read log (the language server, the CLI's cache) every lint must read what it rests
+  // on, and a cached answer would skip those reads: there each lint is a generation.
+  if (readLogOpen() || version !== seenVersion || period !== seenPeriod) {
+    seenVersion = version;
+    seenPeriod = period;
+    generation++;
+  }
+  const at = path.resolve(filename);
+  // A file under node_modules is never read as a project module (the resolver's answer is not local).
+  if (sourceCode.parserServices?.program || !isModuleText(at, sourceCode.text) || at.split(path.sep).includes('node_modules')) return;
+  forgetLinted(at);
+  linted.set(at, sourceCode);
+  lintedChars += sourceCode.text.length;
+  for (const [oldest] of linted) {
+    if (linted.size <= MAX_LINTED && lintedChars <= MAX_LINTED_CHARS) break;
+    forgetLinted(oldest);
+  }
 }
 
-/** Changes with every linted file. A cache of answers about project modules keyed by it stays fresh. */
+function forgetLinted(at: string): void {
+  const before = linted.get(at);
+  if (!before) return;
+  linted.delete(at);
+  lintedChars -= before.text.length;
+}
+
+/** Changes when a lint may see the project differently. A cache of answers about project modules keyed by it stays fresh. */
 export function lintGeneration(): number {
   return generation;
 }
 
-/** True for a `SourceCode` built here for a project module, not the one ESLint lints. */
+/** True for a `SourceCode` read as a project module (built here, or a linted file's read again), not the one being linted. */
 export function isModuleSource(sourceCode: Services): boolean {
   return moduleSources.has(sourceCode);
 }
@@ -44,6 +89,25 @@ export function isModuleSource(sourceCode: Services): boolean {
 /** The absolute path `sourceCode` was read from, when known. */
 export function sourceFileOf(sourceCode: Services): string | null {
   return files.get(sourceCode) ?? null;
+}
+
+/**
+ * Answers about a file's nodes (or the file itself): the linted file's hold for its lint, a
+ * project module's for one `lintGeneration`, since its parse outlives a lint while an answer
+ * about it may rest on a module further down its imports, which can change while it does not.
+ */
+export class ModuleAnswers<K extends object, V> {
+  private readonly entries = new WeakMap<K, { generation: number; value: V }>();
+
+  get(sourceCode: Services, key: K): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || (entry.generation !== generation && moduleSources.has(sourceCode))) return undefined;
+    return entry.value;
+  }
+
+  set(key: K, value: V): void {
+    this.entries.set(key, { generation, value });
+  }
 }
 
 /** One `SourceCode` per parse: the parse cache hands back the same program for the same text. */
@@ -75,7 +139,7 @@ function tools(): NonNullable<typeof loaded> {
  * tokens and comments like the linted file's. Null when the project layer cannot parse it.
  */
 export function moduleSourceCode(file: string): Services | null {
-  // Within one lint the answer cannot change, and asking the parse cache hashes the whole text.
+  // Within one generation the answer cannot change, and asking the parse cache hashes the whole text.
   if (memoGeneration !== generation) {
     memo.clear();
     memoGeneration = generation;
@@ -91,6 +155,12 @@ const memo = new Map<string, Services | null>();
 let memoGeneration = -1;
 
 function buildModuleSourceCode(file: string): Services | null {
+  const own = linted.get(file);
+  if (own && readText(file) === own.text) {
+    // From now on it is a module like the others: answers about it hold for one lint.
+    moduleSources.add(own);
+    return own;
+  }
   const parsed = parsedModule(file);
   if (!parsed) return null;
   let sourceCode = built.get(parsed.program);

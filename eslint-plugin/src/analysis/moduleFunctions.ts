@@ -4,7 +4,7 @@ import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
 import type { ModuleRef } from './imports';
 import { importedModules, resolveReference } from './imports';
-import { isProjectSpecifier, localExport, sourceFileOf } from './localModules';
+import { ModuleAnswers, isProjectSpecifier, localExport, sourceFileOf } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -21,18 +21,18 @@ export interface ModuleFunction {
 const MAX_HOPS = 3;
 
 
-const localImportCache = new WeakMap<object, boolean>();
+const localImportCache = new ModuleAnswers<object, boolean>();
 
 /** Does the file import any of the project's own modules? One set lookup per file lets the rest skip. */
 export function importsProjectModules(sourceCode: Services): boolean {
-  const hit = localImportCache.get(sourceCode);
+  const hit = localImportCache.get(sourceCode, sourceCode);
   if (hit !== undefined) return hit;
   const found = [...importedModules(sourceCode)].some((m) => isProjectSpecifier(sourceCode, m));
   localImportCache.set(sourceCode, found);
   return found;
 }
 
-const calleeCache = new WeakMap<TSESTree.Node, ModuleFunction | null>();
+const calleeCache = new ModuleAnswers<TSESTree.Node, ModuleFunction | null>();
 
 /**
  * The function a callee denotes when it lives in another of the project's modules:
@@ -44,7 +44,7 @@ const calleeCache = new WeakMap<TSESTree.Node, ModuleFunction | null>();
 export function importedFunction(sourceCode: Services, callee: TSESTree.Node): ModuleFunction | null {
   const expr = skipTransparent(callee);
   if (expr.type !== AST_NODE_TYPES.Identifier && expr.type !== AST_NODE_TYPES.MemberExpression) return null;
-  const hit = calleeCache.get(expr);
+  const hit = calleeCache.get(sourceCode, expr);
   if (hit !== undefined) return hit;
   calleeCache.set(expr, null);
   const found = computeImported(sourceCode, expr, 0);

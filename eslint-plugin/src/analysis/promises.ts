@@ -9,6 +9,7 @@ import { normalizeModule, resolveReference } from './imports';
 import type { CheckerServices } from './typeQueries';
 import { askChecker, typeAt } from './typeQueries';
 import { importedFunction, importsProjectModules } from './moduleFunctions';
+import { ModuleAnswers } from './localModules';
 import { chainCannotReject, handlesRejection, isRejectionGuarded, unguardedRejection } from './rejections';
 import { moduleExportListSchema } from '../util/settings';
 
@@ -134,7 +135,7 @@ interface Summary {
   rejectsAtRunTime: boolean;
 }
 
-const summaries = new WeakMap<FunctionNode, Summary | null>();
+const summaries = new ModuleAnswers<FunctionNode, Summary | null>();
 
 /**
  * Does a function (in whatever module `sourceCode` is) return a promise, and can that promise
@@ -143,7 +144,7 @@ const summaries = new WeakMap<FunctionNode, Summary | null>();
  * per parse of its module.
  */
 function promiseSummary(sourceCode: Services, fn: FunctionNode, depth: number): Summary | null {
-  const hit = summaries.get(fn);
+  const hit = summaries.get(sourceCode, fn);
   if (hit !== undefined) return hit;
   summaries.set(fn, null); // cycle guard: two modules returning each other's calls
   const summary = computeSummary(sourceCode, fn, depth);

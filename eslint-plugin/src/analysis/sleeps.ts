@@ -11,7 +11,7 @@ import { getCallGraph } from './callGraph';
 import { getConstruction } from './construction';
 import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
-import { localExport, localImportFiles, scannedLocalImports, sourceFileOf } from './localModules';
+import { ModuleAnswers, localExport, localImportFiles, scannedLocalImports, sourceFileOf } from './localModules';
 import { askChecker } from './typeQueries';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -297,10 +297,10 @@ function buildSleepAnalysis(
  * file only. The hop is part of the key so that where a long chain is cut does not depend on which
  * file asked first.
  */
-const moduleAnalyses = new WeakMap<Services, Map<string, SleepAnalysis>>();
+const moduleAnalyses = new ModuleAnswers<Services, Map<string, SleepAnalysis>>();
 
 function moduleAnalysis(sourceCode: Services, extraSleeps: readonly ModuleExport[], hop: number): SleepAnalysis {
-  let byKey = moduleAnalyses.get(sourceCode);
+  let byKey = moduleAnalyses.get(sourceCode, sourceCode);
   if (!byKey) moduleAnalyses.set(sourceCode, (byKey = new Map()));
   const key = `${hop} ${JSON.stringify(extraSleeps)}`;
   let analysis = byKey.get(key);

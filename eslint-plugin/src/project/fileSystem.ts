@@ -36,6 +36,18 @@ export function currentEpoch(): number {
   return epoch;
 }
 
+/** Bumped by every change the layer hears of, unsaved text included (which keeps the epoch). */
+let version = 0;
+
+/**
+ * Changes whenever the layer was told a file may differ (`setOverlay` with new text, `invalidate`).
+ * Caches above the layer key answers about modules on it, with `DISK_CACHE_MS` for changes
+ * nobody announced.
+ */
+export function projectVersion(): number {
+  return version;
+}
+
 function key(file: string): string {
   return path.resolve(file);
 }
@@ -58,6 +70,7 @@ export function setOverlay(file: string, text: string | null): void {
   // Content edits of a module change only its parse, which is cached by content. Whether a file
   // exists, and any manifest or tsconfig, change resolution: those start a new epoch.
   if (before === undefined || text === null || at.endsWith('.json')) epoch++;
+  version++;
   cachedDisk?.purge(at);
 }
 
@@ -67,6 +80,7 @@ export function setOverlay(file: string, text: string | null): void {
  */
 export function invalidate(file?: string): void {
   epoch++;
+  version++;
   // Nothing read yet, nothing to forget: an editor sending overlays loads nothing here.
   if (file === undefined) cachedDisk?.purge();
   else {
@@ -270,6 +284,30 @@ export function isFile(file: string): boolean {
   } catch {
     if (logs.length > 0) note(at, 'missing');
     return false;
+  }
+}
+
+/**
+ * What is at `file`: a file (saved or only in the editor), a directory, or nothing. Noted in the
+ * open logs like the resolver's own probes, from the same cached stats.
+ */
+export function pathKind(file: string): 'file' | 'directory' | 'missing' {
+  try {
+    const stat = loggedStat(file, (at) => disk().statSync(at));
+    return stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'missing';
+  } catch {
+    return 'missing';
+  }
+}
+
+/** The real path of a saved file (symbolic links followed, cached like stats); null when it is not on disk. */
+export function realPathOnDisk(file: string): string | null {
+  const d = disk();
+  try {
+    const real: unknown = d.realpathSync ? d.realpathSync(file) : fs.realpathSync(file);
+    return typeof real === 'string' ? real : String(real);
+  } catch {
+    return null;
   }
 }
 

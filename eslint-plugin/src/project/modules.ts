@@ -88,6 +88,14 @@ function parseText(text: string, file: string): Parse | null {
   return { program, imports, chars: text.length };
 }
 
+/**
+ * True when `parsedModule` would read `text` at `file` (a JavaScript or TypeScript path, not over
+ * the size limit): a parse of it made elsewhere (ESLint's, of a linted file) stands for its own.
+ */
+export function isModuleText(file: string, text: string): boolean {
+  return path.isAbsolute(file) && PARSEABLE.test(file) && text.length <= MAX_MODULE_CHARS;
+}
+
 /** How many parses are held, and their source size (tests). */
 export function moduleCacheStats(): { modules: number; chars: number } {
   return { modules: parses.size, chars: parses.weight };

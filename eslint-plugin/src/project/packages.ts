@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { ResolverFactory } from 'enhanced-resolve';
 import type * as Semver from 'semver';
-import { isFile, readText, resolverFileSystem } from './fileSystem';
+import { isFile, pathKind, readText, realPathOnDisk, resolverFileSystem } from './fileSystem';
 import { FreshCache } from './freshCache';
 import { resolverFactory } from './resolve';
 
@@ -131,6 +131,36 @@ let packageJsonResolver: ReturnType<typeof ResolverFactory.createResolver> | nul
 
 /** Node's lookup of `<name>/package.json` through `node_modules`, ignoring `exports` (which may hide it). */
 function installedVersion(filename: string, name: string): DependencyVersion | null {
+  const found = installedManifest(path.dirname(filename), name) ?? manifestByResolver(path.dirname(filename), name);
+  if (found === false) return null;
+  const json = parseJson(readText(found));
+  if (!isRecord(json) || json.name !== name || typeof json.version !== 'string') return null;
+  const version = loadSemver().parse(json.version, { loose: true });
+  return version ? { source: 'installed', major: version.major, version: json.version, manifest: found } : null;
+}
+
+/**
+ * `node_modules/<name>/package.json` in `dir` or the nearest folder above that has one, probed
+ * over the cached stats as the resolver walks them; false when no folder has it, null (ask the
+ * resolver) when a folder has the package without a manifest file, or only the editor has it.
+ */
+export function installedManifest(dir: string, name: string): string | false | null {
+  if (name.includes('\\') || name.includes('..') || name.startsWith('/')) return null;
+  for (let at = dir; ; ) {
+    const modules = path.join(at, 'node_modules');
+    if (pathKind(modules) === 'directory') {
+      const manifest = path.join(modules, name, 'package.json');
+      if (pathKind(manifest) === 'file') return realPathOnDisk(manifest);
+      if (pathKind(path.join(modules, name)) !== 'missing') return null;
+    }
+    const parent = path.dirname(at);
+    if (parent === at) return false;
+    at = parent;
+  }
+}
+
+/** Asked of enhanced-resolve (tests compare it with `installedManifest`). */
+export function manifestByResolver(dir: string, name: string): string | false {
   packageJsonResolver ??= resolverFactory().createResolver({
     fileSystem: resolverFileSystem,
     useSyncFileSystemCalls: true,
@@ -138,17 +168,11 @@ function installedVersion(filename: string, name: string): DependencyVersion | n
     extensions: ['.json'],
     symlinks: true,
   });
-  let found: string | false;
   try {
-    found = packageJsonResolver.resolveSync({}, path.dirname(filename), `${name}/package.json`);
+    return packageJsonResolver.resolveSync({}, dir, `${name}/package.json`);
   } catch {
-    return null;
+    return false;
   }
-  if (found === false) return null;
-  const json = parseJson(readText(found));
-  if (!isRecord(json) || json.name !== name || typeof json.version !== 'string') return null;
-  const version = loadSemver().parse(json.version, { loose: true });
-  return version ? { source: 'installed', major: version.major, version: json.version, manifest: found } : null;
 }
 
 let semverModule: typeof Semver | null = null;
