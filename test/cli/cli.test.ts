@@ -288,7 +288,7 @@ function expressApp(installed: string | null, declared: string): string {
   const files: Record<string, string> = {
     'package.json': JSON.stringify({ name: 'app', dependencies: { express: declared } }),
     // An async route that can reject outside any `try`: Express 4 drops the rejection, Express 5 handles it.
-    'src/app.js': "const express = require('express');\nconst app = express();\napp.get('/', async (req, res) => {\n  res.send(await load(req.params.id));\n});\nasync function load(id) {\n  return id;\n}\napp.listen(3000);\n",
+    'src/app.js': "const express = require('express');\nconst app = express();\napp.get('/', async (req, res) => {\n  res.send(await load(req.params.id));\n});\nasync function load(id) {\n  return (await fetch(`http://users/${id}`)).json();\n}\napp.listen(3000);\n",
   };
   if (installed) {
     files['node_modules/express/package.json'] = JSON.stringify({ name: 'express', version: installed, main: 'index.js' });
