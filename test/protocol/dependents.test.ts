@@ -15,7 +15,7 @@ const BASE_SETTINGS = { typeAware: 'off' };
 /** Imports the shared module and leaves one promise orphaned (line 5), so every lint has a finding. */
 const importer = (name: string): string => `import { helper } from './shared';
 
-async function refresh${name}(): Promise<void> {}
+async function refresh${name}(): Promise<void> { await fetch('http://cache/refresh'); }
 export function start${name}(): number {
   refresh${name}();
   return helper();
