@@ -10,7 +10,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
-import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { findVariable, isFunctionNode, returnedValues, skipTransparent, staticPropertyName, walk } from './ast';
 import { resolveCalleeFunction, resolveImportedFunction } from './callGraph';
 import { resolveReference } from './imports';
 import { ModuleAnswers, isProjectSpecifier, localExport } from './localModules';
@@ -104,21 +104,9 @@ function isAcquireWrapper(target: Target, depth: number): boolean {
   const hit = wrapperCache.get(target.sourceCode, target.fn);
   if (hit !== undefined) return hit;
   wrapperCache.set(target.fn, false); // recursion guard
-  const result = returnedValues(target.sourceCode, target.fn).some((expr) => yieldsAcquired(target.sourceCode, expr, depth, new Set()));
+  const result = returnedValues(target.fn, target.sourceCode.visitorKeys).some((expr) => yieldsAcquired(target.sourceCode, expr, depth, new Set()));
   wrapperCache.set(target.fn, result);
   return result;
-}
-
-/** The expressions `fn` returns: its expression body, or each `return x` of its own body. */
-function returnedValues(sourceCode: Services, fn: FunctionNode): TSESTree.Node[] {
-  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
-  const out: TSESTree.Node[] = [];
-  walk(fn.body, sourceCode.visitorKeys, (node) => {
-    if (node !== fn.body && isFunctionNode(node)) return false;
-    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) out.push(node.argument);
-    return true;
-  });
-  return out;
 }
 
 /** Does evaluating `node` (awaited) produce something acquired? */

@@ -77,6 +77,20 @@ export function findVariable(
   return null;
 }
 
+/** The values a function returns: its expression body, or the arguments of its own `return`s (not those of nested functions). */
+export function returnedValues(fn: FunctionNode, visitorKeys: TSESLint.SourceCode.VisitorKeys): TSESTree.Node[] {
+  if (fn.body === null || fn.body === undefined) return [];
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
+  const body = fn.body;
+  const out: TSESTree.Node[] = [];
+  walk(body, visitorKeys, (node) => {
+    if (node !== body && isFunctionNode(node)) return false;
+    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) out.push(node.argument);
+    return true;
+  });
+  return out;
+}
+
 /** Calls `visit` on every node under `root` (including it), parents before children. */
 export function walk(
   root: TSESTree.Node,

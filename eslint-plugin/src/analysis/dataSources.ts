@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
-import { contains, findObjectProperty, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { contains, findObjectProperty, findVariable, isFunctionNode, returnedValues, skipTransparent, staticPropertyName, walk } from './ast';
 import { getCallGraph, resolveImportedFunction } from './callGraph';
 import { annotatedRef, getConstruction } from './construction';
 import { handlerRegistration } from './handlers';
@@ -561,12 +561,6 @@ function isOneHandle(sourceCode: Services, value: TSESTree.Node, depth: number):
 }
 
 function returnsOneHandle(sourceCode: Services, fn: FunctionNode, depth: number): boolean {
-  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return isOneHandle(sourceCode, fn.body, depth);
-  const returned: TSESTree.Node[] = [];
-  walk(fn.body, sourceCode.visitorKeys, (node) => {
-    if (isFunctionNode(node)) return false;
-    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) returned.push(node.argument);
-    return undefined;
-  });
+  const returned = returnedValues(fn, sourceCode.visitorKeys);
   return returned.length > 0 && returned.every((r) => isOneHandle(sourceCode, r, depth));
 }

@@ -138,14 +138,7 @@ function isEmptyValue(node: TSESTree.Node): boolean {
 /** Does `within` assign to the same slot as `slot` (`x = …`, `this.x = …`, `Foo.x = …`)? */
 function assigns(sourceCode: Services, within: TSESTree.Node, slot: TSESTree.Node): boolean {
   const key = slotKey(slot);
-  if (key === null) return false;
-  let found = false;
-  walk(within, sourceCode.visitorKeys, (node) => {
-    if (found) return false;
-    if (node.type === AST_NODE_TYPES.AssignmentExpression && slotKey(node.left) === key) found = true;
-    return !found;
-  });
-  return found;
+  return key !== null && fillsSlot(sourceCode, within, key);
 }
 
 /** `x` → `x`; `this.x` → `this.x`; `Cls.x` → `Cls.x`; anything else has no stable name. */

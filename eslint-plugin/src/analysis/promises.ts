@@ -2,7 +2,7 @@ import type * as ts from 'typescript';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
-import { calleeName, findVariable, isFunctionNode, patternNames, skipTransparent, staticPropertyName, walk } from './ast';
+import { calleeName, findVariable, isFunctionNode, patternNames, returnedValues, skipTransparent, staticPropertyName, walk } from './ast';
 import { getCallGraph } from './callGraph';
 import type { ModuleRef } from './imports';
 import { normalizeModule, resolveReference } from './imports';
@@ -156,7 +156,7 @@ function computeSummary(sourceCode: Services, fn: FunctionNode, depth: number): 
   if (fn.generator) return null;
   if (fn.async) return { canReject: !isRejectionGuarded(fn, sourceCode), rejectsAtRunTime: asyncBodyRejection(sourceCode, fn) !== null };
   if (declaresPromiseType(fn.returnType)) return { canReject: true, rejectsAtRunTime: true };
-  const returned = returnedValues(sourceCode, fn);
+  const returned = returnedValues(fn, sourceCode.visitorKeys);
   if (returned.length === 0) return null;
   let canReject = false;
   let rejectsAtRunTime = false;
@@ -167,18 +167,6 @@ function computeSummary(sourceCode: Services, fn: FunctionNode, depth: number): 
     if (promiseCanReject(sourceCode, value, origin, true)) rejectsAtRunTime = true;
   }
   return { canReject, rejectsAtRunTime };
-}
-
-/** The values a function returns: its expression body, or the arguments of its own `return`s. */
-function returnedValues(sourceCode: Services, fn: FunctionNode): TSESTree.Node[] {
-  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
-  const out: TSESTree.Node[] = [];
-  walk(fn.body, sourceCode.visitorKeys, (node) => {
-    if (node !== fn.body && isFunctionNode(node)) return false;
-    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) out.push(node.argument);
-    return true;
-  });
-  return out;
 }
 
 /**
