@@ -12,6 +12,7 @@ export * from './emitters';
 export * from './dataSources';
 export * from './fanOutRewrites';
 export * from './frameworkPromises';
+export * from './handOver';
 export * from './handlers';
 export * from './imports';
 export * from './inFlight';

@@ -418,13 +418,15 @@ function pairingShape(sourceCode: Services, owner: TSESTree.Expression, method: 
 // Acquire wrappers
 
 const AWAIT_PATTERN = /(?<![\w$])await(?![\w$])/g;
+const WRAPPED_ACQUIRE_TEXT = /\.(?:getConnection|connect)\(/;
 
 /**
  * `const c = await getClient()`: awaited calls bound to a name that are not acquire methods
  * themselves, in a file that releases something (every form of evidence says `release`).
  */
 function wrapperCandidates(sourceCode: Services, taken: ReadonlySet<TSESTree.CallExpression>): TSESTree.CallExpression[] {
-  if (!sourceCode.text.includes('release')) return [];
+  // A wrapper that hands its acquire on (`return connection`) names the acquire it wraps.
+  if (!sourceCode.text.includes('release') && !WRAPPED_ACQUIRE_TEXT.test(sourceCode.text)) return [];
   const out: TSESTree.CallExpression[] = [];
   for (const node of nodesAtMatches(sourceCode, AWAIT_PATTERN)) {
     if (node.type !== AST_NODE_TYPES.AwaitExpression) continue;
@@ -459,6 +461,7 @@ function recognizeWrapper(sourceCode: Services, call: TSESTree.CallExpression): 
   const variable = awaited ? boundName(sourceCode, awaited) : null;
   if (!variable) return null;
   let pairing: UsagePairing | null = null;
+  let returned = false;
   const passed: { call: TSESTree.CallExpression; index: number }[] = [];
   for (const reference of variable.references) {
     const id = reference.identifier;
@@ -476,8 +479,12 @@ function recognizeWrapper(sourceCode: Services, call: TSESTree.CallExpression): 
     if (use.kind === 'argument' && use.call.type === AST_NODE_TYPES.CallExpression) {
       passed.push({ call: use.call, index: argumentIndex(use.call, argumentOf(id)) });
     }
+    if (use.kind === 'returned') returned = true;
   }
   if (!pairing && passed.some((p) => callsReleaseHelper(sourceCode, p.call, p.index, ['release']))) pairing = 'resultMethod';
+  // `const c = await getConnection(pool); …; return c`: a wrapper of a wrapper, whose callers
+  // release; what it must not do is lose the connection on the way (handOver.ts).
+  if (!pairing && returned) pairing = 'resultMethod';
   if (!pairing || !callsAcquireWrapper(sourceCode, call)) return null;
   const fn = enclosingFunction(call);
   return build(sourceCode, call, null, USAGE_SHAPES[pairing], fn, fn ? fn.body : sourceCode.ast);
@@ -498,6 +505,7 @@ const USAGE_RELEASES: Readonly<Record<string, { resultMethod: readonly string[];
   connect: { resultMethod: ['release'], ownerTakesResult: ['releaseConnection'], called: false },
   getConnection: { resultMethod: ['release'], ownerTakesResult: ['releaseConnection'], called: false },
   acquire: { resultMethod: [], ownerTakesResult: ['release', 'destroy'], called: true },
+  lock: { resultMethod: [], ownerTakesResult: [], called: true },
 };
 
 const USAGE_SHAPES: Readonly<Record<UsagePairing, Shape>> = {
@@ -572,10 +580,19 @@ function pairingShown(sourceCode: Services, call: TSESTree.CallExpression, owner
   let target: TSESTree.Node | null = null;
   if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === expression) target = parent.id;
   if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && parent.right === expression) target = parent.left;
+  // `const { release } = await x.acquire()`: only a call of the destructured release shows a pair.
+  const destructured = target?.type === AST_NODE_TYPES.ObjectPattern && releases.called ? destructuredRelease(target) : null;
+  if (destructured) target = destructured;
   if (target?.type !== AST_NODE_TYPES.Identifier) return null;
   const variable = findVariable(sourceCode, target);
   if (!variable) return null;
   for (const reference of variable.references) {
+    if (destructured && reference.identifier.range[0] < call.range[1]) continue;
+    if (destructured) {
+      const use = usage(reference.identifier as TSESTree.Identifier);
+      if (use.kind === 'called') return 'releaseFunction';
+      continue;
+    }
     const id = reference.identifier;
     if (id.type !== AST_NODE_TYPES.Identifier || id.range[0] < call.range[1]) continue;
     const use = usage(id);
@@ -682,7 +699,7 @@ function build(
   const binding = bindingOf(sourceCode, expression, shape);
   if (binding === 'unsupported') return null;
   const { node: resourceNode, variable, escape: bindingEscape } = binding;
-  const resultRole = resourceNode ? shape.resultRole : null;
+  const resultRole = resourceNode ? (binding.role ?? shape.resultRole) : null;
   const releaseCalls = findReleases(sourceCode, { owner, shape, variable, resultRole, scope, call });
   const escape = bindingEscape ?? (variable ? findEscape(variable, releaseCalls, call, scope) : null);
   const lastRelease = releaseCalls.reduce((end, site) => Math.max(end, site.call.range[1]), -1);
@@ -730,6 +747,24 @@ interface Binding {
   node: TSESTree.Identifier | null;
   variable: TSESLint.Scope.Variable | null;
   escape: Escape | null;
+  /** Set when the binding itself says what it is: `const { release } = …` names a release function. */
+  role?: 'releaseFunction';
+}
+
+/** Property names that, destructured from an acquire's result, are its release function. */
+const DESTRUCTURED_RELEASES: ReadonlySet<string> = new Set(['release', 'unlock']);
+
+/**
+ * `const { nonce, release } = await manager.lock(addresses)`: the identifier the release function
+ * is bound to, or null when the pattern takes none (or renames it through a default or a nested pattern).
+ */
+function destructuredRelease(pattern: TSESTree.ObjectPattern): TSESTree.Identifier | null {
+  for (const prop of pattern.properties) {
+    if (prop.type !== AST_NODE_TYPES.Property || prop.computed) continue;
+    const key = prop.key.type === AST_NODE_TYPES.Identifier ? prop.key.name : prop.key.type === AST_NODE_TYPES.Literal ? String(prop.key.value) : null;
+    if (key !== null && DESTRUCTURED_RELEASES.has(key) && prop.value.type === AST_NODE_TYPES.Identifier) return prop.value;
+  }
+  return null;
 }
 
 function bindingOf(sourceCode: Services, expression: TSESTree.Expression, shape: Shape): Binding | 'unsupported' {
@@ -758,6 +793,11 @@ function bindingOf(sourceCode: Services, expression: TSESTree.Expression, shape:
     const second = target.elements[1];
     if (second?.type !== AST_NODE_TYPES.Identifier) return target.elements.length < 2 ? none : 'unsupported';
     target = second;
+  }
+  if (target.type === AST_NODE_TYPES.ObjectPattern && shape.resultRole !== 'resource') {
+    const release = destructuredRelease(target);
+    if (!release) return 'unsupported';
+    return { node: release, variable: findVariable(sourceCode, release), escape: null, role: 'releaseFunction' };
   }
   if (target.type !== AST_NODE_TYPES.Identifier) return 'unsupported';
   const variable = findVariable(sourceCode, target);

@@ -9,6 +9,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
 import { contains, findVariable, isFunctionNode, skipTransparent } from './ast';
+import { leakBeforeHandOver } from './handOver';
 import type { Acquisition, ReleaseSite } from './locks';
 import { releaseCoverStatement } from './locks';
 import { cannotBeNullish } from './knownValues';
@@ -34,7 +35,9 @@ export type ReleaseProblem =
   /** `thrower` runs after the acquire and before the `try` whose `finally` releases. */
   | { kind: 'throwBeforeTry'; thrower: TSESTree.Node; guard: TSESTree.TryStatement }
   /** `return promise` without `await` inside the guarded `try`: `finally` releases before the work settles. */
-  | { kind: 'returnWithoutAwait'; returnStatement: TSESTree.ReturnStatement; argument: TSESTree.Expression; guard: TSESTree.TryStatement };
+  | { kind: 'returnWithoutAwait'; returnStatement: TSESTree.ReturnStatement; argument: TSESTree.Expression; guard: TSESTree.TryStatement }
+  /** The resource is handed on (returned, stored, given to a listener), but `thrower` can leave first. */
+  | { kind: 'throwBeforeHandOver'; thrower: TSESTree.Node; handOver: TSESTree.Node };
 
 export interface ReleasePathOptions {
   /** Does `expr` (a returned expression) evaluate to a promise? Used for the un-awaited `return` check. */
@@ -57,16 +60,22 @@ const OWNER_CHANGES = new Set(['returned', 'stored', 'collected', 'aliased']);
 
 export function checkReleasePaths(acquisition: Acquisition, options: ReleasePathOptions = {}): ReleaseProblem | null {
   const { escape, releaseCalls } = acquisition;
-  if (escape && OWNER_CHANGES.has(escape.kind)) return null;
+  // Handed on: the new holder releases, once it has it.
+  const handedOn = (): ReleaseProblem | null => {
+    const leak = options.sourceCode ? leakBeforeHandOver(acquisition, { ...options, sourceCode: options.sourceCode }) : null;
+    return leak ? { kind: 'throwBeforeHandOver', ...leak } : null;
+  };
+  if (escape && OWNER_CHANGES.has(escape.kind)) return handedOn();
   // A release in a callback is someone else's to time, unless the callback is the resource's own
   // continuation: `conn.query(sql, (err, rows) => { …; conn.release(); })`.
-  if (releaseCalls.some((site) => site.inNestedFunction && !inContinuation(acquisition, site.call))) return null;
+  if (releaseCalls.some((site) => site.inNestedFunction && !inContinuation(acquisition, site.call))) return handedOn();
   // `const p = mutex.acquire()` keeps a promise; what happens to it is beyond this check.
   if (acquisition.acquireExpression.type !== AST_NODE_TYPES.AwaitExpression && acquisition.resourceNode) return null;
   if (releaseCalls.length === 0) {
     // `await this.mutex.acquire()` with the release in another method (`end()`) is a deliberate
     // hand-over; only a bound release function or resource is known to die with this function.
-    return escape || !acquisition.resourceNode ? null : { kind: 'neverReleased' };
+    if (escape) return handedOn();
+    return !acquisition.resourceNode ? null : { kind: 'neverReleased' };
   }
 
   const walker = new Walker(acquisition, options);

@@ -23,6 +23,7 @@ export type MessageId =
   | 'unreleasedPath'
   | 'throwBeforeTry'
   | 'returnWithoutAwait'
+  | 'throwBeforeHandOver'
   | 'wrapInTryFinally'
   | 'useRunExclusive'
   | 'moveIntoTry'
@@ -77,6 +78,8 @@ export default createRule<Options, MessageId>({
         '{{What}} from `{{acquire}}` is not released if line {{line}} throws, before the `try` at line {{tryLine}} begins: {{cost}}. Acquire right before the `try`.',
       returnWithoutAwait:
         'The `return` at line {{line}} hands back a promise without `await`, so `finally` releases {{what}} from `{{acquire}}` before that work finishes and the next holder runs alongside it. Return `await …`.',
+      throwBeforeHandOver:
+        '{{What}} from `{{acquire}}` is lost if line {{line}} throws before it is handed on at line {{handLine}}: {{cost}}. Release it in a `catch` that rethrows.',
       wrapInTryFinally: 'Wrap the code that holds it in `try` and release it in `finally`.',
       useRunExclusive: 'Use `{{owner}}.runExclusive()`, which releases however the callback ends.',
       moveIntoTry: 'Move the code between the acquire and the `try` into the `try`.',
@@ -197,6 +200,11 @@ export default createRule<Options, MessageId>({
           if (move) suggest.push({ messageId: 'moveIntoTry', fix: move });
           break;
         }
+        case 'throwBeforeHandOver':
+          data['line'] = String(problem.thrower.loc.start.line);
+          data['handLine'] = String(problem.handOver.loc.start.line);
+          evidence.push(evidenceAt(problem.thrower, 'can throw before the hand-over'), evidenceAt(problem.handOver, 'handed on here'));
+          break;
         case 'returnWithoutAwait': {
           data['line'] = String(problem.returnStatement.loc.start.line);
           evidence.push(evidenceAt(problem.returnStatement, 'returns before the work settles'));

@@ -440,3 +440,56 @@ async function f() {
 }`);
   });
 });
+
+describe('findManualAcquisitions: a release function destructured from the result', () => {
+  it('`const { release } = await x.lock()` with `release()` called is a lock with that release', () => {
+    const code = `async function f(manager) {
+  const { nonce, release } = await manager.lock('a');
+  await send(nonce);
+  release();
+}`;
+    const a = only(code);
+    assert.equal(a.recognizedBy, 'usage');
+    assert.equal(a.resultRole, 'releaseFunction');
+    assert.equal(a.resourceNode?.name, 'release');
+    assert.deepEqual(releaseTexts(code, a), ['release()']);
+  });
+
+  it('a pattern without `release` shows nothing', () => {
+    none(`async function f(manager) {
+  const { nonce, done } = await manager.lock('a');
+  done();
+}`);
+  });
+
+  it('a destructured release never called shows nothing', () => {
+    none(`async function f(manager) {
+  const { release } = await manager.acquire();
+  keep(release);
+}`);
+  });
+});
+
+describe('findManualAcquisitions: a wrapper that hands its acquire on', () => {
+  it('an awaited promisified getConnection whose result is returned is a connection', () => {
+    const code = `const getConnection = (pool) => new Promise((resolve, reject) => {
+  pool.getConnection((err, connection) => (err ? reject(err) : resolve(connection)));
+});
+export async function open(pool) {
+  const connection = await getConnection(pool);
+  return connection;
+}`;
+    const a = only(code);
+    assert.equal(a.kind, 'dbClient');
+    assert.equal(a.resourceNode?.name, 'connection');
+    assert.equal(a.escape?.kind, 'returned');
+  });
+
+  it('an awaited call whose result is returned but that acquires nothing is not one', () => {
+    none(`const load = (db) => new Promise((resolve) => db.get((err, row) => resolve(row)));
+export async function open(db) {
+  const row = await load(db);
+  return row;
+}`);
+  });
+});

@@ -20,6 +20,7 @@ function pointLine(problem: ReleaseProblem): number | null {
   switch (problem.kind) {
     case 'notInFinally':
     case 'throwBeforeTry':
+    case 'throwBeforeHandOver':
       return problem.thrower.loc.start.line;
     case 'earlyExit':
       return problem.exit.loc.start.line;

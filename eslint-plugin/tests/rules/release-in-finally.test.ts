@@ -240,7 +240,7 @@ import { Mutex } from 'async-mutex';
 const mutex = new Mutex();
 async function take() {
   const release = await mutex.acquire();
-  await warmUp();
+  warmUp();
   return release;
 }
 `,
@@ -275,8 +275,8 @@ import { Mutex } from 'async-mutex';
 const mutex = new Mutex();
 async function start(stream) {
   const release = await mutex.acquire();
-  await stream.open();
   stream.on('close', () => release());
+  await stream.open();
 }
 `,
   },
@@ -372,7 +372,7 @@ import { Pool } from 'pg';
 const pool = new Pool();
 async function checkout() {
   const client = await pool.connect();
-  await client.query('SET search_path TO app');
+  client.on('error', console.error);
   return client;
 }
 `,
@@ -3183,5 +3183,206 @@ export class Repo {
       },
     ],
   },
+  ],
+});
+
+// Handed on: a resource that is returned, stored or given to a listener is the new holder's to
+// release, but only once it has it. And a release function destructured from the acquire's result.
+ruleTester.run<MessageId, Options>('release-in-finally (hand-over, destructured release)', rule as never, {
+  valid: [
+    // Destructured release, called in `finally`.
+    `
+export async function send(manager, tx) {
+  const { nonce, release } = await manager.lock(tx.from);
+  try {
+    await tx.send(nonce);
+  } finally {
+    release();
+  }
+}
+`,
+    // A wrapper that hands the client back at once: nothing can throw in between.
+    `
+import pg from 'pg';
+const pool = new pg.Pool();
+export async function getClient() {
+  const client = await pool.connect();
+  client.on('error', console.error);
+  return client;
+}
+`,
+    // The setup query can fail, but the catch gives the client back before rethrowing.
+    `
+import pg from 'pg';
+const pool = new pg.Pool();
+export async function getClient() {
+  const client = await pool.connect();
+  try {
+    await client.query('SET search_path TO app');
+  } catch (error) {
+    client.release();
+    throw error;
+  }
+  return client;
+}
+`,
+    // The catch unlocks by a key that is set before anything can throw.
+    `
+export class Wallet {
+  async send(tx) {
+    let current;
+    try {
+      const { release, address } = await this.manager.lock(tx.from);
+      current = address;
+      await this.check(address);
+      return await this.submit(tx, { release });
+    } catch (error) {
+      await this.manager.unlock(current);
+      throw error;
+    }
+  }
+  async other() {
+    const { release } = await this.manager.lock('x');
+    release();
+  }
+}
+`,
+  ],
+  invalid: [
+    {
+      // The lock from `mutex.acquire()` is lost if line 6 throws before it is handed on at line 7: the lock stays held and every later caller waits for it forever. Release it in a `catch` that rethrows.
+      code: `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+async function take() {
+  const release = await mutex.acquire();
+  await warmUp();
+  return release;
+}
+`,
+      errors: [{ messageId: 'throwBeforeHandOver', line: 5, column: 25 }],
+    },
+    {
+      // The listener that would release is only attached after `stream.open()`, which can reject.
+      code: `
+import { Mutex } from 'async-mutex';
+const mutex = new Mutex();
+async function start(stream) {
+  const release = await mutex.acquire();
+  await stream.open();
+  stream.on('close', () => release());
+}
+`,
+      errors: [{ messageId: 'throwBeforeHandOver', line: 5, column: 25 }],
+    },
+    {
+      // `client` from `pool.connect()` is lost if line 6 throws before it is handed on at line 7: the connection never goes back to the pool, which runs dry under load. Release it in a `catch` that rethrows.
+      code: `
+import { Pool } from 'pg';
+const pool = new Pool();
+async function checkout() {
+  const client = await pool.connect();
+  await client.query('SET search_path TO app');
+  return client;
+}
+`,
+      errors: [{ messageId: 'throwBeforeHandOver', line: 5, column: 24 }],
+    },
+    {
+      // `connection` from `getConnection()` is lost if line 15 throws before it is handed on at line 16: the connection never goes back to the pool, which runs dry under load. Release it in a `catch` that rethrows.
+      code: `
+const getConnection = (pool) =>
+  new Promise((resolve, reject) => {
+    pool.getConnection((err, connection) => {
+      if (err) reject(err);
+      resolve(connection);
+    });
+  });
+const begin = (connection) =>
+  new Promise((resolve, reject) => {
+    connection.beginTransaction((err) => (err ? reject(err) : resolve(connection)));
+  });
+export async function getPool(pool) {
+  let connection = await getConnection(pool);
+  connection = await begin(connection);
+  return connection;
+}
+`,
+      errors: [{ messageId: 'throwBeforeHandOver', line: 14, column: 26 }],
+    },
+    {
+      // `release` from `this.manager.lock()` is lost if line 9 throws before it is handed on at line 11: the lock stays held and every later caller waits for it forever. Release it in a `catch` that rethrows.
+      code: `
+export class Wallet {
+  async send(tx) {
+    let current;
+    try {
+      const { release, address } = await this.manager.lock(tx.from);
+      let balance = 0;
+      if (this.debug) {
+        balance = await this.balanceOf(address);
+      }
+      current = address;
+      return await this.submit(tx, { release, balance });
+    } catch (error) {
+      if (!current) throw error;
+      await this.manager.unlock(current);
+      throw error;
+    }
+  }
+  async other() {
+    const { release } = await this.manager.lock('x');
+    release();
+  }
+}
+`,
+      errors: [{ messageId: 'throwBeforeHandOver', line: 6, column: 42 }],
+    },
+    {
+      // The catch unlocks by `current`, which is only set after the line that threw.
+      code: `
+export class Wallet {
+  async send(tx) {
+    let current;
+    try {
+      const { release, address } = await this.manager.lock(tx.from);
+      await this.balanceOf(address);
+      current = address;
+      return await new Promise((resolve) => {
+        tx.on('hash', () => {
+          release();
+          resolve();
+        });
+      });
+    } catch (error) {
+      await this.manager.unlock(current);
+      throw error;
+    }
+  }
+}
+`,
+      errors: [{ messageId: 'throwBeforeHandOver', line: 6, column: 42 }],
+    },
+    {
+      // Destructured release, called only after work that can throw.
+      code: `
+export async function send(manager, tx) {
+  const { nonce, release } = await manager.lock(tx.from);
+  await tx.send(nonce);
+  release();
+}
+`,
+      output: `
+export async function send(manager, tx) {
+  const { nonce, release } = await manager.lock(tx.from);
+  try {
+    await tx.send(nonce);
+  } finally {
+    release();
+  }
+}
+`,
+      errors: [{ messageId: 'notInFinally', line: 3, column: 36 }],
+    },
   ],
 });
