@@ -43,7 +43,7 @@ export function leakBeforeHandOver(acquisition: Acquisition, options: HandOverOp
   if (start < 0 || end <= start) return null;
   let thrower: TSESTree.Node | null = null;
   for (const statement of list.slice(start + 1, end)) {
-    if (releases(acquisition, statement, keys)) return null;
+    if (releasesResource(acquisition, statement, keys)) return null;
     thrower = firstExitingThrow(statement, options);
     if (thrower) break;
   }
@@ -127,8 +127,8 @@ function firstExitingThrow(statement: TSESTree.Node, options: HandOverOptions): 
   return found;
 }
 
-/** Does `node` contain one of the acquisition's releases, or a release-named call on its owner? */
-function releases(acquisition: Acquisition, node: TSESTree.Node, keys: Keys): boolean {
+/** Does `node` contain one of the acquisition's releases, or a release-named call on its owner or resource? */
+export function releasesResource(acquisition: Acquisition, node: TSESTree.Node, keys: Keys): boolean {
   if (acquisition.releaseCalls.some((site) => contains(node, site.call))) return true;
   const owner = acquisition.owner;
   const variable = acquisition.resourceVariable;
@@ -172,7 +172,7 @@ function protectedAround(acquisition: Acquisition, thrower: TSESTree.Node, sourc
   let child: TSESTree.Node = acquisition.acquireStatement;
   for (let p: TSESTree.Node | undefined = child.parent; p && child !== acquisition.scope && !isFunctionNode(p); p = p.parent) {
     if (p.type === AST_NODE_TYPES.TryStatement && p.block === child) {
-      if (p.finalizer && releases(acquisition, p.finalizer, keys)) return true;
+      if (p.finalizer && releasesResource(acquisition, p.finalizer, keys)) return true;
       if (p.handler && handlerReleasesFirst(acquisition, p.handler, thrower, sourceCode)) return true;
     }
     child = p;
@@ -183,7 +183,7 @@ function protectedAround(acquisition: Acquisition, thrower: TSESTree.Node, sourc
 function handlerReleasesFirst(acquisition: Acquisition, handler: TSESTree.CatchClause, thrower: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
   const keys = sourceCode.visitorKeys;
   for (const statement of handler.body.body) {
-    if (releases(acquisition, statement, keys) && !keyedLater(statement, thrower, sourceCode)) return true;
+    if (releasesResource(acquisition, statement, keys) && !keyedLater(statement, thrower, sourceCode)) return true;
     if (leaves(statement, keys)) return false;
   }
   return false;

@@ -12,6 +12,7 @@ import { getConstruction } from './construction';
 import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
 import { ModuleAnswers, localExport, localImportFiles, scannedLocalImports, sourceFileOf } from './localModules';
+import { isDelayedRxRetry } from './rxRetries';
 import { askChecker } from './typeQueries';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -88,7 +89,8 @@ function textMaySleep(text: string): boolean {
 }
 
 function importsSleepPackage(modules: ReadonlySet<string>): boolean {
-  return modules.has('delay') || modules.has('sleep-promise') || modules.has('axios-retry') || RETRY_HELPERS.some((r) => modules.has(r.module));
+  return modules.has('delay') || modules.has('sleep-promise') || modules.has('axios-retry') || modules.has('rxjs') ||
+    modules.has('rxjs/operators') || RETRY_HELPERS.some((r) => modules.has(r.module));
 }
 
 /**
@@ -133,7 +135,7 @@ function reachesLocalSleep(sourceCode: Services): boolean {
   return found;
 }
 
-const SLEEP_PACKAGE_TEXT = /['"](?:delay|sleep-promise|p-retry|async-retry|exponential-backoff|promise-retry)['"]/;
+const SLEEP_PACKAGE_TEXT = /['"](?:delay|sleep-promise|p-retry|async-retry|exponential-backoff|promise-retry|rxjs(?:\/operators)?)['"]/;
 function unseen(files: readonly string[], seen: Set<string>): string[] {
   const out: string[] = [];
   for (const file of files) {
@@ -212,7 +214,7 @@ function buildSleepAnalysis(
       if (RETRY_HELPERS.some((r) => refMatches(ref, r.module, r.export))) return 'retry';
     }
     if (isPromisifiedTimerCall(sourceCode, node)) return 'sleep';
-    if (isRetriedRequest(sourceCode, node)) return 'retry';
+    if (isRetriedRequest(sourceCode, node) || isDelayedRxRetry(sourceCode, node)) return 'retry';
     if (matchesSleepMethod(sourceCode, node, extraSleeps)) return 'sleep';
     if (depth >= MAX_DEPTH) return null;
     const target = graph.resolveCall(node);

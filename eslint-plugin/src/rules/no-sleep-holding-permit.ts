@@ -1,22 +1,24 @@
 import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import type { Acquisition, Edit, PermitCall, SleepAnalysis, SleepLink, SleepPlacement, SleepSite } from '../analysis';
+import type { Acquisition, Edit, Holder, SleepAnalysis, SleepLink, SleepPlacement, SleepSite } from '../analysis';
 import {
-  capacityOf,
+  callbackHolder,
   createSleepAnalysis,
+  detachedSleepsHolding,
   findManualAcquisitions,
-  getConstruction,
   getPermitCall,
   helperName,
   isFunctionNode,
   isHeldAt,
+  manualHolder,
   mayContainPermitCalls,
   mayContainSleeps,
   moveRetryLoopOutside,
   onlyCalledHolding,
   placeSleep,
   resolveReference,
+  shortText,
   skipTransparent,
   sleepChain,
   sourceFileOf,
@@ -44,16 +46,6 @@ export type MessageId =
   | 'importedSleepsHoldingPermit'
   | 'swapRetryNesting'
   | 'moveRetryLoopOutside';
-
-/** What is held, for messages: the permit's noun and the unit its capacity counts. */
-interface Holder {
-  noun: string;
-  unit: string;
-  taker: string;
-  at: TSESTree.Node;
-  capacity: number | null;
-  permitCall: PermitCall | null;
-}
 
 /** A sleep reached from inside a held region: `at` is the node in the region that reaches it. */
 interface Held {
@@ -216,6 +208,7 @@ export default createRule<Options, MessageId>({
       for (const site of sites) {
         if (isHeldAt(acquisition, site.node)) found.push({ at: site.node, site, holder, callback: null });
       }
+      for (const site of detachedSleepsHolding(sourceCode, sleeps(), acquisition)) found.push({ at: site.node, site, holder, callback: null });
     }
 
     /**
@@ -260,49 +253,6 @@ function linkName(link: SleepLink): string {
   return helperName(link.callee) ?? shortText(link.sourceCode.getText(link.node));
 }
 
-const LOCK_KINDS: ReadonlySet<string> = new Set(['mutex', 'keyedLock', 'webLock']);
-
-function callbackHolder(sourceCode: Readonly<TSESLint.SourceCode>, permit: PermitCall): Holder {
-  const lock = LOCK_KINDS.has(permit.kind);
-  return {
-    noun: lock ? 'lock' : 'permit',
-    unit: permit.kind === 'semaphore' ? 'permits' : 'slots',
-    taker: `${shortText(sourceCode.getText(permit.call.callee))}(...)`,
-    at: permit.call,
-    capacity: permit.capacity,
-    permitCall: permit,
-  };
-}
-
-function manualHolder(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition): Holder {
-  const owner = acquisition.owner ? getConstruction(sourceCode, acquisition.owner) : null;
-  let capacity: number | null = null;
-  let noun = 'lock';
-  let unit = 'permits';
-  switch (acquisition.kind) {
-    case 'lock':
-    case 'fileLock':
-    case 'distributedLock':
-      capacity = 1;
-      break;
-    case 'permit':
-      noun = 'permit';
-      capacity = capacityOf(sourceCode, 'semaphore', owner);
-      break;
-    case 'dbClient':
-      noun = 'pooled connection';
-      unit = 'pool connections';
-      capacity = capacityOf(sourceCode, 'dbPool', owner);
-      break;
-    case 'pooledResource':
-      noun = 'pooled resource';
-      unit = 'pooled resources';
-      capacity = capacityOf(sourceCode, 'genericPool', owner);
-      break;
-  }
-  return { noun, unit, taker: shortText(acquisition.acquireText), at: acquisition.acquireCall, capacity, permitCall: null };
-}
-
 function costText(holder: Holder): string {
   if (holder.capacity === 1) return 'every other caller waits';
   if (holder.capacity !== null && Number.isFinite(holder.capacity)) return `1 of ${holder.capacity} ${holder.unit} does nothing`;
@@ -313,11 +263,4 @@ function costText(holder: Holder): string {
 function sleepText(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): string {
   const text = shortText(sourceCode.getText(node));
   return node.parent?.type === AST_NODE_TYPES.AwaitExpression ? `await ${text}` : text;
-}
-
-function shortText(text: string): string {
-  const flat = text.replace(/\s+/g, ' ');
-  if (flat.length <= 48) return flat;
-  const open = flat.indexOf('(');
-  return open > 0 && open <= 40 ? `${flat.slice(0, open)}(...)` : `${flat.slice(0, 45)}...`;
 }

@@ -1475,3 +1475,83 @@ export const get = (url: string) => limit(async () => {
     },
   ],
 });
+
+// rxjs retries that wait between attempts, and retries started without waiting that release the lock themselves.
+ruleTester.run('no-sleep-holding-permit (rxjs retries, detached holds)', rule, {
+  valid: [
+    // A timer that is not a retry's delay.
+    `
+import { Mutex } from 'async-mutex';
+import { lastValueFrom, timer } from 'rxjs';
+import { map } from 'rxjs/operators';
+const mutex = new Mutex();
+export async function tick() {
+  await mutex.runExclusive(async () => {
+    await lastValueFrom(timer(0).pipe(map(() => 1)));
+  });
+}
+`,
+    // An rxjs retry without a delay.
+    `
+import { Mutex } from 'async-mutex';
+import { lastValueFrom } from 'rxjs';
+import { retry } from 'rxjs/operators';
+const mutex = new Mutex();
+export async function send(source) {
+  await mutex.runExclusive(() => lastValueFrom(source.pipe(retry(3))));
+}
+`,
+    // A retry started without waiting that does not release the lock: the release below ends the hold.
+    `
+import pRetry from 'p-retry';
+export class Sender {
+  async send(tx) {
+    const { release } = await this.manager.lock(tx.from);
+    pRetry(() => this.report(tx), { retries: 3 }).catch(console.error);
+    release();
+  }
+}
+`,
+  ],
+  invalid: [
+    {
+      code: `
+import { Mutex } from 'async-mutex';
+import { defer, timer } from 'rxjs';
+import { retryWhen, mergeMap } from 'rxjs/operators';
+const mutex = new Mutex();
+export async function send(tx) {
+  await mutex.runExclusive(async () => {
+    await defer(() => tx.send()).pipe(retryWhen((errors) => errors.pipe(mergeMap(() => timer(1000))))).toPromise();
+  });
+}
+`,
+      errors: [{ messageId: 'retryHoldingPermit', line: 8, column: 11 }],
+    },
+    {
+      // The function returns, but the lock is only given back inside the retry, after its backoffs.
+      code: `
+import pRetry from 'p-retry';
+export class Sender {
+  async send(tx) {
+    const { release } = await this.manager.lock(tx.from);
+    try {
+      await tx.submit();
+      release();
+    } catch (error) {
+      pRetry(async () => {
+        await this.confirm(tx);
+        await this.manager.unlock(tx.from, tx.nonce + 1);
+      }, { retries: 3 }).catch(() => this.manager.unlock(tx.from, tx.nonce));
+    }
+  }
+  async other() {
+    const { release } = await this.manager.lock('x');
+    release();
+  }
+}
+`,
+      errors: [{ messageId: 'retryHoldingPermit', line: 10, column: 7 }],
+    },
+  ],
+});
