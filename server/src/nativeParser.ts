@@ -145,9 +145,10 @@ function buildResult(code: string, program: Node, comments: readonly { type: str
   const lines = new Lines(code);
   const facts = annotate(program, code, lines);
   program.tokens = tokens(code, lines, facts);
-  // typescript-estree's Program covers the whole text, but its `loc` starts at the first token.
+  // typescript-estree's Program covers the whole text, leading comments and blank lines included
+  // (oxc's starts at the first token), and its `loc` is its range's.
   program.range = [0, code.length];
-  program.loc = { start: lines.position(facts.firstTokenStart ?? code.length), end: lines.position(code.length) };
+  program.loc = { start: lines.position(0), end: lines.position(code.length) };
   delete program.hashbang;
   // As @typescript-eslint/parser: anything but `module` is analysed (and reported) as a script.
   const sourceType = options.sourceType === 'module' ? 'module' : 'script';
@@ -180,7 +181,6 @@ interface Facts {
   typeCloses: Set<number>;
   /** Starts of names: a keyword there is an Identifier token. */
   names: Set<number>;
-  firstTokenStart: number | null;
 }
 
 /** Optional children typescript-estree leaves `undefined` where oxc writes `null`. */
@@ -198,7 +198,7 @@ const ABSENT_AS_UNDEFINED = new Set([
 
 /** Adds `loc` to every node and gathers what the tokenizer needs. Throws `Unsupported`. */
 function annotate(program: Node, code: string, lines: Lines): Facts {
-  const facts: Facts = { regexStarts: new Set(), templateResumes: new Set(), typeCloses: new Set(), names: new Set(), firstTokenStart: null };
+  const facts: Facts = { regexStarts: new Set(), templateResumes: new Set(), typeCloses: new Set(), names: new Set() };
   const keywordNames = new Set<number>();
   const stack: Node[] = [program];
   while (stack.length > 0) {
@@ -314,7 +314,6 @@ function tokens(code: string, lines: Lines, facts: Facts): unknown[] {
       out.push(token);
     }
   }
-  facts.firstTokenStart = (out[0] as Token | undefined)?.range[0] ?? null;
   return out;
 }
 
