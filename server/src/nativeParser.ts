@@ -105,7 +105,8 @@ export function createNativeParser(oxc: OxcParser, fallback: Linter.Parser): Nat
         lang,
         sourceType: 'module',
         astType: 'ts',
-        range: true,
+        // `range` is added while walking the tree (it is `[start, end]`): a smaller JSON string to parse.
+        range: false,
         preserveParens: false,
         // oxc's checks after parsing catch more of what TypeScript's parser rejects (octal literals).
         showSemanticErrors: true,
@@ -141,17 +142,18 @@ function languageOf(filePath: string | undefined): 'js' | 'jsx' | 'ts' | 'tsx' |
 }
 
 function buildResult(code: string, program: Node, comments: readonly { type: string; value: string; start: number; end: number }[], options: ParserOptions): Linter.ESLintParseResult {
-  const lines = lineStarts(code);
+  const lines = new Lines(code);
   const facts = annotate(program, code, lines);
   program.tokens = tokens(code, lines, facts);
-  // typescript-estree's Program covers the whole text, but its `loc` starts at the first token.
+  // typescript-estree's Program covers the whole text, leading comments and blank lines included
+  // (oxc's starts at the first token), and its `loc` is its range's.
   program.range = [0, code.length];
-  program.loc = { start: position(lines, facts.firstTokenStart ?? code.length), end: position(lines, code.length) };
+  program.loc = { start: lines.position(0), end: lines.position(code.length) };
   delete program.hashbang;
   // As @typescript-eslint/parser: anything but `module` is analysed (and reported) as a script.
   const sourceType = options.sourceType === 'module' ? 'module' : 'script';
   program.sourceType = sourceType;
-  program.comments = comments.map((c) => ({ type: c.type, value: c.value, range: [c.start, c.end], loc: { start: position(lines, c.start), end: position(lines, c.end) } }));
+  program.comments = comments.map((c) => ({ type: c.type, value: c.value, range: [c.start, c.end], loc: { start: lines.position(c.start), end: lines.position(c.end) } }));
   const scopeManager = analyze(program as never, {
     globalReturn: options.ecmaFeatures?.globalReturn,
     jsxFragmentName: options.jsxFragmentName,
@@ -179,7 +181,6 @@ interface Facts {
   typeCloses: Set<number>;
   /** Starts of names: a keyword there is an Identifier token. */
   names: Set<number>;
-  firstTokenStart: number | null;
 }
 
 /** Optional children typescript-estree leaves `undefined` where oxc writes `null`. */
@@ -196,13 +197,14 @@ const ABSENT_AS_UNDEFINED = new Set([
 ]);
 
 /** Adds `loc` to every node and gathers what the tokenizer needs. Throws `Unsupported`. */
-function annotate(program: Node, code: string, lines: readonly number[]): Facts {
-  const facts: Facts = { regexStarts: new Set(), templateResumes: new Set(), typeCloses: new Set(), names: new Set(), firstTokenStart: null };
+function annotate(program: Node, code: string, lines: Lines): Facts {
+  const facts: Facts = { regexStarts: new Set(), templateResumes: new Set(), typeCloses: new Set(), names: new Set() };
   const keywordNames = new Set<number>();
   const stack: Node[] = [program];
   while (stack.length > 0) {
     const node = stack.pop() as Node;
-    node.loc = { start: position(lines, node.start), end: position(lines, node.end) };
+    node.range = [node.start, node.end];
+    node.loc = { start: lines.position(node.start), end: lines.position(node.end) };
     switch (node.type) {
       case 'Identifier':
         facts.names.add(node.start);
@@ -212,7 +214,7 @@ function annotate(program: Node, code: string, lines: readonly number[]): Facts 
           const name = code.indexOf(node.name as string, (decorators[decorators.length - 1] as Node).end);
           if (name < 0 || name >= node.end) throw new Unsupported('decorated optional parameter');
           node.range = [name, node.end];
-          node.loc = { start: position(lines, name), end: (node.loc as Loc).end };
+          node.loc = { start: lines.position(name), end: (node.loc as Loc).end };
         }
         break;
       case 'RestElement':
@@ -285,7 +287,7 @@ function closingAngle(code: string, from: number): number {
 const Kind = ts.SyntaxKind;
 
 /** The program's tokens, as typescript-estree makes them. */
-function tokens(code: string, lines: readonly number[], facts: Facts): unknown[] {
+function tokens(code: string, lines: Lines, facts: Facts): unknown[] {
   // What TypeScript's scanner objects to, typescript-eslint reports as a parse error.
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, code, (message) => {
     throw new Unsupported(`TypeScript scanner: ${message.key}`);
@@ -312,7 +314,6 @@ function tokens(code: string, lines: readonly number[], facts: Facts): unknown[]
       out.push(token);
     }
   }
-  facts.firstTokenStart = (out[0] as Token | undefined)?.range[0] ?? null;
   return out;
 }
 
@@ -321,21 +322,22 @@ function tokens(code: string, lines: readonly number[], facts: Facts): unknown[]
  * the position of only a few, so most never pay for theirs.
  */
 class Token {
-  regex?: { flags: string; pattern: string };
-  readonly #lines: readonly number[];
+  // Declared only: typescript-estree's tokens have no `regex` key unless they are regular expressions.
+  declare regex?: { flags: string; pattern: string };
+  readonly #lines: Lines;
   #loc: Loc | undefined;
 
   constructor(
     readonly type: string,
     readonly value: string,
     readonly range: [number, number],
-    lines: readonly number[],
+    lines: Lines,
   ) {
     this.#lines = lines;
   }
 
   get loc(): Loc {
-    this.#loc ??= { start: position(this.#lines, this.range[0]), end: position(this.#lines, this.range[1]) };
+    this.#loc ??= { start: this.#lines.position(this.range[0]), end: this.#lines.position(this.range[1]) };
     return this.#loc;
   }
 }
@@ -364,29 +366,34 @@ function tokenType(kind: ts.SyntaxKind, isName: boolean): string {
   }
 }
 
-/** Offsets where lines start, with the line breaks ECMAScript (and ESLint, and TypeScript) count. */
-function lineStarts(code: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < code.length; i++) {
-    const c = code.charCodeAt(i);
-    if (c === 0x0a || c === 0x2028 || c === 0x2029) starts.push(i + 1);
-    else if (c === 0x0d) {
-      if (code.charCodeAt(i + 1) === 0x0a) i++;
-      starts.push(i + 1);
-    }
-  }
-  return starts;
-}
+/**
+ * Line and column of any offset, with the line breaks ECMAScript (and ESLint, and TypeScript)
+ * count. Every node's `loc` is asked for twice, so each offset's line is looked up in a table
+ * instead of searched for.
+ */
+class Lines {
+  readonly #starts: number[] = [0];
+  readonly #lineAt: Uint16Array | Uint32Array;
 
-function position(lines: readonly number[], offset: number): { line: number; column: number } {
-  let low = 0;
-  let high = lines.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if ((lines[mid] as number) <= offset) low = mid;
-    else high = mid - 1;
+  constructor(code: string) {
+    const starts = this.#starts;
+    for (let i = 0; i < code.length; i++) {
+      const c = code.charCodeAt(i);
+      if (c === 0x0a || c === 0x2028 || c === 0x2029) starts.push(i + 1);
+      else if (c === 0x0d) {
+        if (code.charCodeAt(i + 1) === 0x0a) i++;
+        starts.push(i + 1);
+      }
+    }
+    // One slot per offset up to and including the end of the text; a `\r\n` belongs to the line it ends.
+    this.#lineAt = starts.length <= 0xffff ? new Uint16Array(code.length + 1) : new Uint32Array(code.length + 1);
+    for (let line = 1; line < starts.length; line++) this.#lineAt.fill(line, starts[line] as number, line + 1 < starts.length ? (starts[line + 1] as number) : code.length + 1);
   }
-  return { line: low + 1, column: offset - (lines[low] as number) };
+
+  position(offset: number): { line: number; column: number } {
+    const line = this.#lineAt[offset] as number;
+    return { line: line + 1, column: offset - (this.#starts[line] as number) };
+  }
 }
 
 function nonNull<T>(value: T | null | undefined, what: string): T {
