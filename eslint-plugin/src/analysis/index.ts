@@ -10,6 +10,7 @@ export * from './collections';
 export * from './construction';
 export * from './emitters';
 export * from './dataSources';
+export * from './dynamicImports';
 export * from './fanOutRewrites';
 export * from './frameworkPromises';
 export * from './handlers';
