@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CallPattern, FunctionNode, PromiseArrayOrigin, PromiseOrigin, UnhandledPolicy } from '../analysis';
 import {
-  asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forOfRewrite,
+  asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forEachDropsRejections, forOfRewrite,
   functionCannotThrow, getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isFunctionNode, isPromiseHandled,
   isExecutorGuarded, isRejectionGuarded, isVariableRead, mapForOfRewrite, matchesAllowList, mayRegisterHandlers,
   promiseArrayOrigin, promiseCanReject, promiseOrigin, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
@@ -93,13 +93,13 @@ export default createRule<Options, MessageId>({
     const strict = isStrict(context);
     const handlersPossible = mayRegisterHandlers(sourceCode, context.filename);
     let policy: UnhandledPolicy | undefined;
-    /**
-     * Every process that runs this file logs unhandled rejections and keeps serving: a dropped
-     * promise's failure is then seen, and `recommended` leaves it to `strict`. Not for what costs
-     * more than the rejection (a request never answered, a promise that never settles, an order).
-     */
     /** An async callback that can reject: at run time (`recommended`), or at all (`strict`). */
     const callbackRejects = (fn: FunctionNode): boolean => strict ? !functionCannotThrow(fn, sourceCode) : asyncBodyRejection(sourceCode, fn) !== null;
+    /**
+     * Every process that runs this file logs unhandled rejections and keeps serving: a dropped
+     * promise's failure is then seen, and `recommended` leaves it to `strict`, a route that never
+     * answers (one request, logged) too. Not for a promise that never settles or a lost order.
+     */
     const processLogs = (): boolean => !strict && (policy ??= unhandledPolicy(context.filename)).kind === 'logs';
 
     /** The origin of a promise that needs looking after, or null (not a promise, handled chain, allowed call). */
@@ -235,7 +235,8 @@ export default createRule<Options, MessageId>({
       const callee = skipTransparent(call.callee);
       if (call.type === AST_NODE_TYPES.NewExpression) {
         const executor = asyncPromiseExecutor(sourceCode, call);
-        if (isFunctionNode(executor) && !isExecutorGuarded(executor)) context.report({ node: executor, messageId: 'asyncExecutor' });
+        // `recommended`: only an executor with an `await` or `throw` whose error would be lost.
+        if (isFunctionNode(executor) && !isExecutorGuarded(executor) && callbackRejects(executor)) context.report({ node: executor, messageId: 'asyncExecutor' });
         return;
       }
       const name = callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
@@ -268,7 +269,7 @@ export default createRule<Options, MessageId>({
         const verdict = handlerPromiseVerdict(sourceCode, context.filename, arg);
         if (!verdict) continue;
         settled.add(arg);
-        if (verdict.policy === 'handles' || isRejectionGuarded(arg) || (!strict && asyncBodyRejection(sourceCode, arg) === null)) continue;
+        if (verdict.policy === 'handles' || isRejectionGuarded(arg) || (!strict && asyncBodyRejection(sourceCode, arg) === null) || processLogs()) continue;
         const framework = verdict.framework === 'express' ? 'Express' : verdict.framework;
         recordEvidence(context, arg, 'frameworkIgnoresPromise', [evidenceAt(verdict.registration.node, `registered with ${framework} ${verdict.major} here`)]);
         context.report({
@@ -284,7 +285,7 @@ export default createRule<Options, MessageId>({
       const callback = call.arguments[0];
       if (!isFunctionNode(callback)) return;
       // `recommended` leaves a callback that cannot reject at run time: only the order is lost.
-      const returnsPromise = (callback.async && (strict || asyncBodyRejection(sourceCode, callback) !== null)) ||
+      const returnsPromise = (strict && callback.async) || forEachDropsRejections(sourceCode, call) ||
         (callback.body.type !== AST_NODE_TYPES.BlockStatement && needsHandling(callback.body) !== null);
       if (!returnsPromise) return;
       const rewrite = forOfRewrite(sourceCode, call);
