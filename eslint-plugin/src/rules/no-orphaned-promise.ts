@@ -169,11 +169,8 @@ export default createRule<Options, MessageId>({
       const origin = arrayOrigin(init);
       if (!origin || isVariableRead(sourceCode, id) || processLogs()) return;
       recordEvidence(context, id, 'unusedPromiseArray', [evidenceAt(init, 'promises created here'), ...arrayEvidence(origin)]);
-      context.report({
-        node: id,
-        messageId: 'unusedPromiseArray',
-        data: { name: id.name, array: describeArray(sourceCode, init, origin), line: init.loc.start.line },
-      });
+      const data = { name: id.name, array: describeArray(sourceCode, init, origin), line: init.loc.start.line };
+      context.report({ node: id, messageId: 'unusedPromiseArray', data });
     };
 
     const reportUnused = (id: TSESTree.Identifier, init: TSESTree.Node): void => {
@@ -186,11 +183,8 @@ export default createRule<Options, MessageId>({
       }
       if (processLogs()) return;
       recordEvidence(context, id, 'unusedPromise', [evidenceAt(init, 'promise created here'), ...originEvidence(origin)]);
-      context.report({
-        node: id,
-        messageId: 'unusedPromise',
-        data: { name: id.name, origin: describeOrigin(sourceCode, context.filename, init, origin), line: init.loc.start.line },
-      });
+      const data = { name: id.name, origin: describeOrigin(sourceCode, context.filename, init, origin), line: init.loc.start.line };
+      context.report({ node: id, messageId: 'unusedPromise', data });
     };
 
     const checkStatement = (statement: TSESTree.ExpressionStatement): void => {
@@ -223,11 +217,8 @@ export default createRule<Options, MessageId>({
         const origin = needsHandling(arg);
         if (!origin || processLogs()) continue;
         recordEvidence(context, arg, 'unusedPromise', originEvidence(origin));
-        context.report({
-          node: arg,
-          messageId: 'unusedPromise',
-          data: { name: callee.object.name, origin: describeOrigin(sourceCode, context.filename, arg, origin), line: arg.loc.start.line },
-        });
+        const data = { name: callee.object.name, origin: describeOrigin(sourceCode, context.filename, arg, origin), line: arg.loc.start.line };
+        context.report({ node: arg, messageId: 'unusedPromise', data });
       }
     };
 
@@ -272,11 +263,8 @@ export default createRule<Options, MessageId>({
         if (verdict.policy === 'handles' || isRejectionGuarded(arg) || (!strict && asyncBodyRejection(sourceCode, arg) === null) || processLogs()) continue;
         const framework = verdict.framework === 'express' ? 'Express' : verdict.framework;
         recordEvidence(context, arg, 'frameworkIgnoresPromise', [evidenceAt(verdict.registration.node, `registered with ${framework} ${verdict.major} here`)]);
-        context.report({
-          node: arg,
-          messageId: 'frameworkIgnoresPromise',
-          data: { framework, major: String(verdict.major), role: verdict.registration.role },
-        });
+        const data = { framework, major: String(verdict.major), role: verdict.registration.role };
+        context.report({ node: arg, messageId: 'frameworkIgnoresPromise', data });
       }
       return settled;
     };
@@ -290,13 +278,8 @@ export default createRule<Options, MessageId>({
       if (!returnsPromise) return;
       const rewrite = forOfRewrite(sourceCode, call);
       recordEvidence(context, callback, 'forEachAsync', [evidenceAt(call, 'forEach ignores the returned promises')]);
-      context.report({
-        node: callback,
-        messageId: 'forEachAsync',
-        suggest: rewrite
-          ? [{ messageId: 'rewriteForOf', fix: (fixer): TSESLint.RuleFix => fixer.replaceText(rewrite.statement, rewrite.text) }]
-          : [],
-      });
+      const suggest = rewrite ? [{ messageId: 'rewriteForOf' as const, fix: (fixer: TSESLint.RuleFixer): TSESLint.RuleFix => fixer.replaceText(rewrite.statement, rewrite.text) }] : [];
+      context.report({ node: callback, messageId: 'forEachAsync', suggest });
     };
 
     return {
