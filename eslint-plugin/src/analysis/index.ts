@@ -11,6 +11,7 @@ export * from './construction';
 export * from './emitters';
 export * from './dataSources';
 export * from './detachedHolds';
+export * from './dynamicImports';
 export * from './fanOutRewrites';
 export * from './frameworkPromises';
 export * from './handOver';

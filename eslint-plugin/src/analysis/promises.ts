@@ -8,9 +8,10 @@ import type { ModuleRef } from './imports';
 import { normalizeModule, resolveReference } from './imports';
 import type { CheckerServices } from './typeQueries';
 import { askChecker, typeAt } from './typeQueries';
+import { importsProjectFile } from './dynamicImports';
 import { importedFunction, importsProjectModules } from './moduleFunctions';
 import { ModuleAnswers } from './localModules';
-import { chainCannotReject, handlesRejection, isRejectionGuarded, unguardedRejection } from './rejections';
+import { callbackCannotThrow, chainCannotReject, handlesRejection, isRejectionGuarded, unguardedRejection } from './rejections';
 import { moduleExportListSchema } from '../util/settings';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -182,7 +183,8 @@ export function promiseCanReject(sourceCode: Services, node: TSESTree.Node, orig
       if (origin.handlesRejection) return false;
       const expr = skipTransparent(node);
       return expr.type !== AST_NODE_TYPES.CallExpression ||
-        !chainCannotReject(sourceCode, expr, (root) => rootCannotReject(sourceCode, root));
+        !chainCannotReject(sourceCode, expr, (root) => rootCannotReject(sourceCode, root, atRunTime),
+          atRunTime ? (callback) => callbackSettlesAtRunTime(sourceCode, callback) : undefined);
     }
     case 'local':
       if (!origin.declaredAsync || !isFunctionNode(origin.declaration)) return true;
@@ -217,14 +219,32 @@ export function asyncBodyRejection(sourceCode: Services, fn: FunctionNode): TSES
 
 function valueCanReject(sourceCode: Services, value: TSESTree.Node, how: 'awaited' | 'returned'): boolean {
   const expr = skipTransparent(value);
+  if (importsProjectFile(sourceCode, expr)) return false;
   const origin = syntacticOrigin(sourceCode, expr, 0);
   if (origin) return promiseCanReject(sourceCode, expr, origin, true);
   return how === 'awaited' && expr.type !== AST_NODE_TYPES.Literal;
 }
 
-/** The start of a chain that cannot reject: `Promise.allSettled(…)`, or a call of a function that cannot reject. */
-function rootCannotReject(sourceCode: Services, root: TSESTree.Node): boolean {
+/**
+ * A chain callback judged the way `recommended` judges an async body (`asyncBodyRejection`): an
+ * inline function with no `throw`, and no await or returned promise that can reject, outside a
+ * `try` that keeps the error; a synchronous call in it (`logger.error(e)`) is not counted.
+ */
+function callbackSettlesAtRunTime(sourceCode: Services, callback: TSESTree.Node): boolean {
+  if (callbackCannotThrow(sourceCode, callback)) return true;
+  const fn = skipTransparent(callback);
+  if (!isFunctionNode(fn)) return false;
+  return fn.async ? asyncBodyRejection(sourceCode, fn) === null : unguardedRejection(fn, sourceCode, (value, how) => valueCanReject(sourceCode, value, how)) === null;
+}
+
+/**
+ * The start of a chain that cannot reject: `Promise.allSettled(…)`, or a call of a function that
+ * cannot reject; with `atRunTime`, also one that cannot reject at run time, and a dynamic import
+ * of the project's own code (`importsProjectFile`).
+ */
+function rootCannotReject(sourceCode: Services, root: TSESTree.Node, atRunTime: boolean): boolean {
   const expr = skipTransparent(root);
+  if (atRunTime && importsProjectFile(sourceCode, expr)) return true;
   if (expr.type !== AST_NODE_TYPES.CallExpression) return false;
   const callee = skipTransparent(expr.callee);
   // `allSettled` only rejects for an argument that is not iterable, which is a type error, not a failure.
@@ -233,7 +253,7 @@ function rootCannotReject(sourceCode: Services, root: TSESTree.Node): boolean {
     return true;
   }
   const origin = syntacticOrigin(sourceCode, expr, 0);
-  return origin !== null && (origin.kind === 'local' || origin.kind === 'imported') && !promiseCanReject(sourceCode, expr, origin);
+  return origin !== null && (origin.kind === 'local' || origin.kind === 'imported') && !promiseCanReject(sourceCode, expr, origin, atRunTime);
 }
 
 interface FileWords {
@@ -654,6 +674,20 @@ export function createTypeOracle(services: CheckerServices): TypeOracle {
 export interface ForOfRewrite {
   statement: TSESTree.ExpressionStatement;
   text: string;
+}
+
+/**
+ * `xs.forEach(async (x) => { … })` whose callback can reject at run time (`asyncBodyRejection`):
+ * no-orphaned-promise's `forEachAsync` under either preset. That report owns the statement: its
+ * `for…of` rewrite also ends the fan-out, while a limiter around each call would leave every
+ * rejection unhandled, so no-unbounded-fan-out stays quiet on it. A guarded callback, which only
+ * strict's `forEachAsync` takes (for the lost order), leaves the burst to no-unbounded-fan-out.
+ */
+export function forEachDropsRejections(sourceCode: Services, call: TSESTree.CallExpression): boolean {
+  const callee = skipTransparent(call.callee);
+  const callback = call.arguments[0];
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || staticPropertyName(callee) !== 'forEach' || !isFunctionNode(callback)) return false;
+  return callback.async && !callback.generator && asyncBodyRejection(sourceCode, callback) !== null;
 }
 
 /**

@@ -308,11 +308,13 @@ const CHAIN_METHODS: ReadonlySet<string> = new Set(['then', 'catch', 'finally'])
  * to the first rejection handler cannot throw, and, when no handler is reached, the promise the
  * chain starts from cannot reject (`rootCannotReject`). `Promise.allSettled(jobs).finally(done)`
  * and `Promise.allSettled(jobs).then(log)` with a `log` that cannot throw are such chains.
+ * `callbackSettles` says which callbacks cannot throw (`callbackCannotThrow` unless told).
  */
 export function chainCannotReject(
   sourceCode: Services,
   call: TSESTree.CallExpression,
   rootCannotReject: (root: TSESTree.Node) => boolean,
+  callbackSettles: (callback: TSESTree.Node) => boolean = (callback) => callbackCannotThrow(sourceCode, callback),
 ): boolean {
   let expr: TSESTree.Node = call;
   for (let depth = 0; depth < 16; depth++) {
@@ -320,7 +322,7 @@ export function chainCannotReject(
     const method = staticPropertyName(expr.callee);
     if (method === null || !CHAIN_METHODS.has(method)) break;
     const callbacks = method === 'catch' || method === 'finally' ? expr.arguments.slice(0, 1) : expr.arguments.slice(0, 2);
-    if (!callbacks.every((c) => c.type !== AST_NODE_TYPES.SpreadElement && callbackCannotThrow(sourceCode, c))) return false;
+    if (!callbacks.every((c) => c.type !== AST_NODE_TYPES.SpreadElement && callbackSettles(c))) return false;
     // A rejection handler that cannot throw settles everything before it.
     const handler = method === 'catch' ? expr.arguments[0] : method === 'then' ? expr.arguments[1] : undefined;
     if (handler && !isNoCallback(handler)) return true;

@@ -183,7 +183,7 @@ function buildGraph(facts: PackageFacts, root: string): PackageGraph {
   for (const [name, command] of Object.entries(facts.scripts)) {
     const serving = isServingScript(name, command);
     const developing = serving && isDevelopmentScript(name, command);
-    for (const target of scriptTargets(command)) {
+    for (const target of runTargets(facts.scripts, command)) {
       const file = sourceOf(root, target, known);
       if (developing) development.push({ file, reason: `the \`${name}\` script, a development process beside the package's production entry` });
       else if (serving) {
@@ -478,6 +478,47 @@ export function scriptTargets(command: string): string[] {
   }
   return targets;
 }
+
+/**
+ * The files a script runs, also through the scripts it runs by name: `start` as
+ * `npm run start-server` runs what `start-server` names (`node server/server.js`). Followed a few
+ * levels, each script once.
+ */
+function runTargets(scripts: Readonly<Record<string, string>>, command: string, seen = new Set<string>()): string[] {
+  const targets = scriptTargets(command);
+  if (seen.size >= 4) return targets;
+  for (const name of scriptsRun(command)) {
+    const next = Object.hasOwn(scripts, name) ? scripts[name] : undefined;
+    if (next === undefined || seen.has(name)) continue;
+    seen.add(name);
+    targets.push(...runTargets(scripts, next, seen));
+  }
+  return targets;
+}
+
+/** `npm run x`, `npm run-script x`, `yarn x`, `yarn run x`, `pnpm x`, `pnpm run x`, `bun run x`: the scripts a command runs by name. */
+export function scriptsRun(command: string): string[] {
+  const names: string[] = [];
+  for (const part of command.split(/&&|\|\||[;|&]/)) {
+    const words = tokens(part);
+    // Past `NODE_ENV=production` and `cross-env`, up to the package manager.
+    const at = words.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w) && !WRAPPERS.has(w));
+    const [tool, verb, name] = at < 0 ? [] : words.slice(at);
+    if (tool === undefined || !PACKAGE_MANAGERS.has(tool) || verb === undefined) continue;
+    if (verb === 'run' || verb === 'run-script') {
+      if (name !== undefined && !name.startsWith('-')) names.push(name);
+    } else if (verb === 'start' || (tool !== 'npm' && !verb.startsWith('-') && !PACKAGE_MANAGER_COMMANDS.has(verb))) {
+      names.push(verb);
+    }
+  }
+  return names;
+}
+
+const PACKAGE_MANAGERS: ReadonlySet<string> = new Set(['npm', 'yarn', 'pnpm', 'bun']);
+/** Package-manager commands that are not a script's name (`yarn build` runs the `build` script). */
+const PACKAGE_MANAGER_COMMANDS: ReadonlySet<string> = new Set([
+  'add', 'install', 'i', 'remove', 'rm', 'exec', 'dlx', 'node', 'x', 'create', 'init', 'link', 'publish', 'test', 'workspace', 'workspaces',
+]);
 
 function tokens(text: string): string[] {
   const out: string[] = [];

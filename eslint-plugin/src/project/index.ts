@@ -22,9 +22,9 @@ import { resetPackages } from './packages';
 import { resetResolver } from './resolve';
 
 export type { EntryReach, ProcessEntry } from './entries';
-export { MAX_PACKAGE_FILES, configValues, entryReach, hasMainGuard, hasShebang, isBundlerHook, isDevelopmentScript, isLibraryPackage, isServingScript, isTestFile, matchesGlob, packageImporters, processEntriesOf, scriptTargets } from './entries';
+export { MAX_PACKAGE_FILES, configValues, entryReach, hasMainGuard, hasShebang, isBundlerHook, isDevelopmentScript, isLibraryPackage, isServingScript, isTestFile, matchesGlob, packageImporters, processEntriesOf, scriptsRun, scriptTargets } from './entries';
 export type { FileRead, ReadState } from './fileSystem';
-export { DISK_CACHE_MS, invalidate, isReadCurrent, overlaidPaths, projectVersion, readLogOpen, readText, setOverlay, withReadLog } from './fileSystem';
+export { DISK_CACHE_MS, invalidate, isReadCurrent, overlaidPaths, pathKind, projectVersion, readLogOpen, readText, setOverlay, withReadLog } from './fileSystem';
 export type { ResolvedImport } from './importIndex';
 export { importersOf, importsOf } from './importIndex';
 export type { ImportRecord } from './importRecords';

@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CallPattern, FunctionNode, PromiseArrayOrigin, PromiseOrigin, UnhandledPolicy } from '../analysis';
 import {
-  asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forOfRewrite,
+  asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forEachDropsRejections, forOfRewrite,
   functionCannotThrow, getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isFunctionNode, isPromiseHandled,
   isExecutorGuarded, isRejectionGuarded, isVariableRead, mapForOfRewrite, matchesAllowList, mayRegisterHandlers,
   promiseArrayOrigin, promiseCanReject, promiseOrigin, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
@@ -93,13 +93,13 @@ export default createRule<Options, MessageId>({
     const strict = isStrict(context);
     const handlersPossible = mayRegisterHandlers(sourceCode, context.filename);
     let policy: UnhandledPolicy | undefined;
-    /**
-     * Every process that runs this file logs unhandled rejections and keeps serving: a dropped
-     * promise's failure is then seen, and `recommended` leaves it to `strict`. Not for what costs
-     * more than the rejection (a request never answered, a promise that never settles, an order).
-     */
     /** An async callback that can reject: at run time (`recommended`), or at all (`strict`). */
     const callbackRejects = (fn: FunctionNode): boolean => strict ? !functionCannotThrow(fn, sourceCode) : asyncBodyRejection(sourceCode, fn) !== null;
+    /**
+     * Every process that runs this file logs unhandled rejections and keeps serving: a dropped
+     * promise's failure is then seen, and `recommended` leaves it to `strict`, a route that never
+     * answers (one request, logged) too. Not for a promise that never settles or a lost order.
+     */
     const processLogs = (): boolean => !strict && (policy ??= unhandledPolicy(context.filename)).kind === 'logs';
 
     /** The origin of a promise that needs looking after, or null (not a promise, handled chain, allowed call). */
@@ -169,11 +169,8 @@ export default createRule<Options, MessageId>({
       const origin = arrayOrigin(init);
       if (!origin || isVariableRead(sourceCode, id) || processLogs()) return;
       recordEvidence(context, id, 'unusedPromiseArray', [evidenceAt(init, 'promises created here'), ...arrayEvidence(origin)]);
-      context.report({
-        node: id,
-        messageId: 'unusedPromiseArray',
-        data: { name: id.name, array: describeArray(sourceCode, init, origin), line: init.loc.start.line },
-      });
+      const data = { name: id.name, array: describeArray(sourceCode, init, origin), line: init.loc.start.line };
+      context.report({ node: id, messageId: 'unusedPromiseArray', data });
     };
 
     const reportUnused = (id: TSESTree.Identifier, init: TSESTree.Node): void => {
@@ -186,11 +183,8 @@ export default createRule<Options, MessageId>({
       }
       if (processLogs()) return;
       recordEvidence(context, id, 'unusedPromise', [evidenceAt(init, 'promise created here'), ...originEvidence(origin)]);
-      context.report({
-        node: id,
-        messageId: 'unusedPromise',
-        data: { name: id.name, origin: describeOrigin(sourceCode, context.filename, init, origin), line: init.loc.start.line },
-      });
+      const data = { name: id.name, origin: describeOrigin(sourceCode, context.filename, init, origin), line: init.loc.start.line };
+      context.report({ node: id, messageId: 'unusedPromise', data });
     };
 
     const checkStatement = (statement: TSESTree.ExpressionStatement): void => {
@@ -223,11 +217,8 @@ export default createRule<Options, MessageId>({
         const origin = needsHandling(arg);
         if (!origin || processLogs()) continue;
         recordEvidence(context, arg, 'unusedPromise', originEvidence(origin));
-        context.report({
-          node: arg,
-          messageId: 'unusedPromise',
-          data: { name: callee.object.name, origin: describeOrigin(sourceCode, context.filename, arg, origin), line: arg.loc.start.line },
-        });
+        const data = { name: callee.object.name, origin: describeOrigin(sourceCode, context.filename, arg, origin), line: arg.loc.start.line };
+        context.report({ node: arg, messageId: 'unusedPromise', data });
       }
     };
 
@@ -235,7 +226,8 @@ export default createRule<Options, MessageId>({
       const callee = skipTransparent(call.callee);
       if (call.type === AST_NODE_TYPES.NewExpression) {
         const executor = asyncPromiseExecutor(sourceCode, call);
-        if (isFunctionNode(executor) && !isExecutorGuarded(executor)) context.report({ node: executor, messageId: 'asyncExecutor' });
+        // `recommended`: only an executor with an `await` or `throw` whose error would be lost.
+        if (isFunctionNode(executor) && !isExecutorGuarded(executor) && callbackRejects(executor)) context.report({ node: executor, messageId: 'asyncExecutor' });
         return;
       }
       const name = callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
@@ -268,14 +260,11 @@ export default createRule<Options, MessageId>({
         const verdict = handlerPromiseVerdict(sourceCode, context.filename, arg);
         if (!verdict) continue;
         settled.add(arg);
-        if (verdict.policy === 'handles' || isRejectionGuarded(arg) || (!strict && asyncBodyRejection(sourceCode, arg) === null)) continue;
+        if (verdict.policy === 'handles' || isRejectionGuarded(arg) || (!strict && asyncBodyRejection(sourceCode, arg) === null) || processLogs()) continue;
         const framework = verdict.framework === 'express' ? 'Express' : verdict.framework;
         recordEvidence(context, arg, 'frameworkIgnoresPromise', [evidenceAt(verdict.registration.node, `registered with ${framework} ${verdict.major} here`)]);
-        context.report({
-          node: arg,
-          messageId: 'frameworkIgnoresPromise',
-          data: { framework, major: String(verdict.major), role: verdict.registration.role },
-        });
+        const data = { framework, major: String(verdict.major), role: verdict.registration.role };
+        context.report({ node: arg, messageId: 'frameworkIgnoresPromise', data });
       }
       return settled;
     };
@@ -284,18 +273,13 @@ export default createRule<Options, MessageId>({
       const callback = call.arguments[0];
       if (!isFunctionNode(callback)) return;
       // `recommended` leaves a callback that cannot reject at run time: only the order is lost.
-      const returnsPromise = (callback.async && (strict || asyncBodyRejection(sourceCode, callback) !== null)) ||
+      const returnsPromise = (strict && callback.async) || forEachDropsRejections(sourceCode, call) ||
         (callback.body.type !== AST_NODE_TYPES.BlockStatement && needsHandling(callback.body) !== null);
       if (!returnsPromise) return;
       const rewrite = forOfRewrite(sourceCode, call);
       recordEvidence(context, callback, 'forEachAsync', [evidenceAt(call, 'forEach ignores the returned promises')]);
-      context.report({
-        node: callback,
-        messageId: 'forEachAsync',
-        suggest: rewrite
-          ? [{ messageId: 'rewriteForOf', fix: (fixer): TSESLint.RuleFix => fixer.replaceText(rewrite.statement, rewrite.text) }]
-          : [],
-      });
+      const suggest = rewrite ? [{ messageId: 'rewriteForOf' as const, fix: (fixer: TSESLint.RuleFixer): TSESLint.RuleFix => fixer.replaceText(rewrite.statement, rewrite.text) }] : [];
+      context.report({ node: callback, messageId: 'forEachAsync', suggest });
     };
 
     return {

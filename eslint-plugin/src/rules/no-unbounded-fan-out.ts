@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CollectionContext, FanOut, TextEdit, ValueOrigin } from '../analysis';
 import {
-  collectionSize, createCollectionTypes, defaultImport, describeDroppedFanOut, describeFanOut, fitsPMap, freeName, importedModules,
+  collectionSize, createCollectionTypes, defaultImport, describeDroppedFanOut, describeFanOut, fitsPMap, forEachDropsRejections, freeName, importedModules,
   isAwaitedIn, isFunctionNode, isGlobalName, isSerializedWork, limitedMapper, limitedValue, limiterDeclaration, mapperWork, mergeEdits,
   nearestDependencies, pMapCall, skipTransparent, soleBatch, statementAnchor, staticPropertyName, teardownOf, valueOrigin,
 } from '../analysis';
@@ -279,7 +279,8 @@ export default createRule<Options, MessageId>({
     }
 
     function reportDropped(call: TSESTree.CallExpression, method: string, fanOut: FanOut): void {
-      if (!reportable(fanOut) || insideReportedFanOut(call)) return;
+      // no-orphaned-promise's `forEachAsync` owns a forEach whose callback can reject: its rewrite fixes both.
+      if (!reportable(fanOut) || insideReportedFanOut(call) || forEachDropsRejections(sourceCode, call)) return;
       context.report({
         node: call,
         messageId: 'unawaitedFanOut',

@@ -4,7 +4,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { TypeOracle } from '../../src/analysis';
 import {
-  chainRootText, droppedExpressions, forOfRewrite, isFunctionNode, isPromiseHandled, isRejectionGuarded, isVariableRead,
+  chainRootText, droppedExpressions, forEachDropsRejections, forOfRewrite, isFunctionNode, isPromiseHandled, isRejectionGuarded, isVariableRead,
   matchesAllowList, promiseOrigin,
 } from '../../src/analysis';
 import { parse } from './parse';
@@ -275,5 +275,26 @@ describe('chainRootText', () => {
     const parsed = parse('task.catch(fatal).then(report);');
     const call = parsed.find(AST_NODE_TYPES.CallExpression, 'task.catch(fatal).then(report)');
     assert.equal(chainRootText(parsed.sourceCode, call), '`task.catch(fatal)`');
+  });
+});
+
+describe('forEachDropsRejections', () => {
+  const drops = (code: string): boolean => {
+    const parsed = parse(code);
+    const call = parsed.all(AST_NODE_TYPES.CallExpression).find((c) => parsed.sourceCode.getText(c).startsWith('items.forEach'));
+    assert.ok(call);
+    return forEachDropsRejections(parsed.sourceCode, call);
+  };
+  it('an async callback that awaits something that can reject', () => {
+    assert.equal(drops('items.forEach(async (item) => { await send(item); });'), true);
+    assert.equal(drops('items.forEach(async (item) => { if (!item) throw new Error(); });'), true);
+  });
+  it('not a guarded async callback, nor one with nothing that rejects', () => {
+    assert.equal(drops('items.forEach(async (item) => { try { await send(item); } catch (error) { console.error(error); } });'), false);
+    assert.equal(drops('items.forEach(async (item) => { seen.add(item); });'), false);
+  });
+  it('not a plain callback, and not another method', () => {
+    assert.equal(drops('items.forEach((item) => { send(item); });'), false);
+    assert.equal(drops('items.forEach.call(list, async (item) => { await send(item); });'), false);
   });
 });

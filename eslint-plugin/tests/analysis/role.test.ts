@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 import { processRole, roleGlobs } from '../../src/analysis/role';
-import { configValues, isBundlerHook, isDevelopmentScript, isServingScript, resetProject, scriptTargets } from '../../src/project';
+import { configValues, isBundlerHook, isDevelopmentScript, isServingScript, resetProject, scriptsRun, scriptTargets } from '../../src/project';
 import { fixture } from '../ruleTester';
 import { parse } from './parse';
 
@@ -179,6 +179,14 @@ describe('scriptTargets and configs', () => {
     assert.deepEqual(scriptTargets('./bin/run.js --flag'), ['./bin/run.js']);
     assert.deepEqual(scriptTargets('dotenv -e .env -- tsx watch src/index.ts'), ['src/index.ts']);
     assert.deepEqual(scriptTargets('node -e "console.log(1)"'), []);
+  });
+  it('names the scripts a command runs through a package manager', () => {
+    assert.deepEqual(scriptsRun('npm run start-server'), ['start-server']);
+    assert.deepEqual(scriptsRun('cross-env NODE_ENV=production npm run-script serve && yarn migrate; pnpm run seed'), ['serve', 'migrate', 'seed']);
+    assert.deepEqual(scriptsRun('npm start'), ['start']);
+    // Package-manager commands and options are not scripts.
+    assert.deepEqual(scriptsRun('npm install && yarn add left-pad && pnpm exec tsx a.ts && npm run --silent'), []);
+    assert.deepEqual(scriptsRun('node server.js'), []);
   });
   it('ignores build, lint and test tools that take files too', () => {
     assert.deepEqual(scriptTargets('esbuild src/index.ts --bundle'), []);

@@ -26,6 +26,13 @@ describe('processEntriesOf', () => {
     assert.deepEqual(entries.map((e) => [short(e.entry), e.handlerFiles.length]).sort(), [['library/src/index.js', 0], ['library/src/server.js', 1]]);
   });
 
+  it('follows a start script that runs another script by name', () => {
+    const entries = processEntriesOf(at('express-logs', 'src/routes.js')) ?? [];
+    assert.deepEqual(entries.map((e) => [short(e.entry), e.reason]), [['express-logs/src/server.js', 'the `start` script']]);
+    assert.equal(unhandledPolicy(at('express-logs', 'src/routes.js')).kind, 'logs');
+    assert.equal(unhandledPolicy(at('express-exits', 'src/routes.js')).kind, 'exits');
+  });
+
   it('no package: unknown', () => {
     assert.equal(processEntriesOf('/nowhere/at/all.js'), null);
     assert.equal(processEntriesOf('relative.js'), null);

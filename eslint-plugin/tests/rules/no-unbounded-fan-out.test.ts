@@ -471,10 +471,11 @@ export async function nightly(tickets: string[]) {
       ],
     },
     {
-      // a dropped forEach with p-limit declared: a limiter around each call, nothing else changes
+      // a dropped map with p-limit declared: a limiter around each call, nothing else changes
+      // (a dropped forEach(async …) is no-orphaned-promise's, whose for…of rewrite ends the burst too)
       code: `import { summarise } from './llm';
 export function nightly(tickets: string[]) {
-  tickets.forEach(async (t) => { await summarise(t); });
+  tickets.map(async (t) => { await summarise(t); });
 }`,
       filename: WITH_P_LIMIT,
       errors: [
@@ -489,7 +490,7 @@ export function nightly(tickets: string[]) {
 import pLimit from 'p-limit';
 export function nightly(tickets: string[]) {
   const limit = pLimit(8);
-  tickets.forEach((t) => limit(async () => { await summarise(t); }));
+  tickets.map((t) => limit(async () => { await summarise(t); }));
 }`,
             },
           ],
