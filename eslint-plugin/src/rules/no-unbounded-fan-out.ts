@@ -2,9 +2,9 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CollectionContext, FanOut, TextEdit, ValueOrigin } from '../analysis';
 import {
-  collectionSize, createCollectionTypes, defaultImport, describeDroppedFanOut, describeFanOut, fitsPMap, freeName, importedModules,
+  boundingLibraries, collectionSize, createCollectionTypes, defaultImport, describeDroppedFanOut, describeFanOut, fitsPMap, freeName,
   isAwaitedIn, isFunctionNode, isQueuedWork, limitedMapper, limitedValue, limiterDeclaration, mapperWork, mergeEdits,
-  nearestDependencies, pMapCall, promiseCombinator, skipTransparent, soleBatch, statementAnchor, staticPropertyName, teardownOf, valueOrigin,
+  pMapCall, promiseCombinator, skipTransparent, soleBatch, statementAnchor, staticPropertyName, teardownOf, valueOrigin,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -85,14 +85,7 @@ export default createRule<Options, MessageId>({
       };
       return ctxCache;
     };
-    let deps: { pMap: boolean; pLimit: boolean } | null = null;
-    const declared = (): { pMap: boolean; pLimit: boolean } => {
-      if (deps) return deps;
-      const names = nearestDependencies(context.filename).names;
-      const modules = importedModules(sourceCode);
-      deps = { pMap: names.has('p-map') || modules.has('p-map'), pLimit: names.has('p-limit') || modules.has('p-limit') };
-      return deps;
-    };
+    const declared = (): { pMap: boolean; pLimit: boolean } => boundingLibraries(sourceCode, context.filename);
     const remedy = (method: string, n: string): string => {
       const d = declared();
       if (d.pMap && (method === 'all' || !d.pLimit)) return `Bound it with \`pMap(…, { concurrency: ${n} })\` from p-map.`;

@@ -73,6 +73,23 @@ export async function run(tag: string) {
     errors: [report(6)],
   },
   {
+    // a store object the rows are put in, read back through a snapshot
+    code: `import { proxy, snapshot } from 'valtio/vanilla';
+import { Pool } from 'pg';
+import { quote } from './quotes';
+const pool = new Pool();
+const state = proxy({ pairs: [] as { id: string }[] });
+export async function refresh() {
+  const { rows } = await pool.query('select * from pairs');
+  state.pairs = rows;
+}
+export async function prices() {
+  const { pairs } = snapshot(state);
+  return Promise.all(pairs.map((p) => quote(p.id)));
+}`,
+    errors: [report(12, 10)],
+  },
+  {
     // a directory listing whose files are each read: every read holds a descriptor open
     code: `import { readdir, readFile } from 'node:fs/promises';
 export async function loadAll(dir: string) {
@@ -101,6 +118,13 @@ export async function guilds(req, client) {
 ];
 
 const quietInBoth: (ValidTestCase<Options> | string)[] = [
+  // A store object of the program's own list: a flag set on it makes it no less declared.
+  `import { ping } from './ping';
+const state = { regions: ['eu', 'us'], ready: false };
+export async function pingAll(ok: boolean) {
+  state.ready = ok;
+  await Promise.all(state.regions.map((r) => ping(r)));
+}`,
   // A channel's messages: one page of the API at most.
   `import { ChannelType } from 'discord.js';
 export async function sweep(channel) {
