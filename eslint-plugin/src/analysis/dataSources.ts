@@ -7,7 +7,11 @@ import { annotatedRef, getConstruction } from './construction';
 import { handlerRegistration } from './handlers';
 import type { ModuleRef } from './imports';
 import { refMatches, requiredModule, resolveReference } from './imports';
+import { chatCollection } from './chatCollections';
 import { isProjectSpecifier, localExport } from './localModules';
+import { membershipBound } from './membershipFilters';
+import { awaitsUnreadableHelper } from './unreadableHelpers';
+import { carriedValue } from './valueCarriers';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -91,6 +95,10 @@ function anyOf(origins: readonly ValueOrigin[]): ValueOrigin {
   return best;
 }
 
+function leastOf(a: ValueOrigin, b: ValueOrigin): ValueOrigin {
+  return RANK[a] <= RANK[b] ? a : b;
+}
+
 const cache = new WeakMap<TSESTree.Node, ValueOrigin>();
 
 /** Where the value of `node` (a collection being mapped) comes from. */
@@ -98,7 +106,8 @@ export function valueOrigin(ctx: OriginContext, node: TSESTree.Node, depth = 0):
   const expr = skipTransparent(node);
   const hit = cache.get(expr);
   if (hit !== undefined) return hit;
-  if (depth > 8) return 'unknown';
+  // Deep enough for a store module's state read through a snapshot, a derivation chain and an import.
+  if (depth > 14) return 'unknown';
   cache.set(expr, 'unknown'); // cycle guard
   const result = compute(ctx, expr, depth + 1);
   cache.set(expr, result);
@@ -113,8 +122,10 @@ function compute(ctx: OriginContext, expr: TSESTree.Node, depth: number): ValueO
       return objectOrigin(ctx, expr, depth);
     case AST_NODE_TYPES.ArrayExpression:
       return anyOf(expr.elements.map((e) => (e?.type === AST_NODE_TYPES.SpreadElement ? valueOrigin(ctx, e.argument, depth) : 'declared')));
-    case AST_NODE_TYPES.AwaitExpression:
-      return valueOrigin(ctx, expr.argument, depth);
+    case AST_NODE_TYPES.AwaitExpression: {
+      const awaited = valueOrigin(ctx, expr.argument, depth);
+      return awaited === 'unknown' && awaitsUnreadableHelper(ctx.sourceCode, expr.argument) ? 'data' : awaited;
+    }
     case AST_NODE_TYPES.ConditionalExpression:
       return anyOf([valueOrigin(ctx, expr.consequent, depth), valueOrigin(ctx, expr.alternate, depth)]);
     case AST_NODE_TYPES.LogicalExpression:
@@ -178,6 +189,11 @@ function identifierOrigin(ctx: OriginContext, id: TSESTree.Identifier, depth: nu
   for (const reference of variable.references) {
     const member = reference.identifier.parent;
     if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== reference.identifier) continue;
+    // `state.pairs = rows`: a store object holds what is put in it (a plainer value does not make it less declared).
+    if (member.parent?.type === AST_NODE_TYPES.AssignmentExpression && member.parent.left === member) {
+      if (valueOrigin(ctx, member.parent.right, depth) === 'data') origins.push('data');
+      continue;
+    }
     const name = staticPropertyName(member);
     if ((name !== 'push' && name !== 'unshift' && name !== 'add' && name !== 'set') || member.parent?.type !== AST_NODE_TYPES.CallExpression) continue;
     origins.push(roundsOrigin(ctx, member.parent, depth));
@@ -209,7 +225,7 @@ function iteratedBy(fn: FunctionNode): TSESTree.Node | null {
   const callee = skipTransparent(call.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
   const method = staticPropertyName(callee);
-  if (call.arguments[0] === fn && (method === 'forEach' || method === 'map' || method === 'flatMap' || method === 'filter' || method === 'reduce')) {
+  if (call.arguments[0] === fn && (method === 'forEach' || method === 'map' || method === 'flatMap' || method === 'filter' || method === 'reduce' || method === 'reduceRight')) {
     return callee.object;
   }
   const object = skipTransparent(callee.object);
@@ -219,12 +235,18 @@ function iteratedBy(fn: FunctionNode): TSESTree.Node | null {
   return null;
 }
 
+function itemIndex(fn: FunctionNode): number {
+  const callee = fn.parent?.type === AST_NODE_TYPES.CallExpression ? skipTransparent(fn.parent.callee) : null;
+  const method = callee?.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
+  return method === 'reduce' || method === 'reduceRight' ? 1 : 0;
+}
+
 function parameterOrigin(ctx: OriginContext, fn: FunctionNode, name: TSESTree.Node, depth: number): ValueOrigin {
   if (handlerRegistration(ctx.sourceCode, ctx.filename, fn)) return 'data';
   if (isQueueConsumer(ctx.sourceCode, fn)) return 'data';
   const index = fn.params.findIndex((p) => contains(p, name));
-  // A callback's item is an item of what it walks.
-  const walked = index === 0 ? iteratedBy(fn) : null;
+  // A callback's item is an item of what it walks (after the accumulator, for `reduce`).
+  const walked = index === itemIndex(fn) ? iteratedBy(fn) : null;
   if (walked) return valueOrigin(ctx, walked, depth);
   const args = callerArguments(ctx.sourceCode, fn, index);
   if (!args || args.length === 0) return 'unknown';
@@ -273,6 +295,8 @@ function isQueueConsumer(sourceCode: Services, fn: FunctionNode): boolean {
 }
 
 function memberOrigin(ctx: OriginContext, member: TSESTree.MemberExpression, depth: number): ValueOrigin {
+  const chat = chatCollection(ctx.sourceCode, ctx.filename, member);
+  if (chat) return chat;
   const object = skipTransparent(member.object);
   if (object.type === AST_NODE_TYPES.ThisExpression) return 'unknown';
   // `pool.query(…)` is data, `pool` itself is not: a member of a client is more client.
@@ -295,6 +319,10 @@ function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: nu
   const ref = resolveReference(ctx.sourceCode, promisifiedTarget(ctx.sourceCode, callee) ?? callee);
   if (ref && DATA_FUNCTIONS.some((f) => refMatches(ref, f.module, ...f.path))) return capped(call) ? 'capped' : 'data';
   if (isClientCall(ctx, call)) return queryChainCapped(call) ? 'capped' : 'data';
+  const chat = chatCollection(ctx.sourceCode, ctx.filename, call);
+  if (chat) return capped(call) ? 'capped' : chat;
+  const carried = carriedValue(ctx.sourceCode, call);
+  if (carried) return valueOrigin(ctx, carried, depth);
   // `await listUsers()` or `store.listUsers()` from `./store`, whose body returns a query's rows:
   // followed into that module.
   const imported = resolveImportedFunction(ctx.sourceCode, callee);
@@ -313,6 +341,9 @@ function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: nu
     if (method !== null && CAP_METHODS.has(method) && base === 'data') return 'capped';
     if (method !== null && DERIVING_METHODS.has(method)) {
       const joined = method === 'concat' ? call.arguments.map((a) => valueOrigin(ctx, a, depth)) : [];
+      const known = membershipBound(ctx.sourceCode, call);
+      // Kept only when another collection has them: no more than that one holds.
+      if (known) return leastOf(base, valueOrigin(ctx, known, depth));
       return anyOf([base, ...joined]);
     }
     // Another method of a response or a row set (`res.json()`, `result.getRows()`) is still data.

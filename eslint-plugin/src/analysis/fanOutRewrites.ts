@@ -1,7 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { findObjectProperty, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
-import { refMatches, resolveReference } from './imports';
+import { importedModules, refMatches, resolveReference } from './imports';
+import { nearestDependencies } from '../project';
 import { constNumber } from './collections';
 import type { ChunkLoop } from './collections';
 
@@ -14,6 +15,19 @@ type Services = Readonly<TSESLint.SourceCode>;
 export interface TextEdit {
   range: readonly [number, number];
   text: string;
+}
+
+const rewriteLibraries = new WeakMap<object, { pMap: boolean; pLimit: boolean }>();
+
+/** Which bounding libraries a rewrite may use: declared by the nearest package.json, or already imported. */
+export function boundingLibraries(sourceCode: Readonly<TSESLint.SourceCode>, filename: string): { pMap: boolean; pLimit: boolean } {
+  const hit = rewriteLibraries.get(sourceCode);
+  if (hit) return hit;
+  const names = nearestDependencies(filename).names;
+  const modules = importedModules(sourceCode);
+  const found = { pMap: names.has('p-map') || modules.has('p-map'), pLimit: names.has('p-limit') || modules.has('p-limit') };
+  rewriteLibraries.set(sourceCode, found);
+  return found;
 }
 
 /** `import <name> from '<module>'`: the local name to use, and the insertion when the file has none yet. */

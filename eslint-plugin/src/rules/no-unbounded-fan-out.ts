@@ -2,9 +2,9 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CollectionContext, FanOut, TextEdit, ValueOrigin } from '../analysis';
 import {
-  collectionSize, createCollectionTypes, defaultImport, describeDroppedFanOut, describeFanOut, fitsPMap, forEachDropsRejections, freeName, importedModules,
-  isAwaitedIn, isFunctionNode, isGlobalName, isSerializedWork, limitedMapper, limitedValue, limiterDeclaration, mapperWork, mergeEdits,
-  nearestDependencies, pMapCall, skipTransparent, soleBatch, statementAnchor, staticPropertyName, teardownOf, valueOrigin,
+  boundingLibraries, collectionSize, createCollectionTypes, defaultImport, describeDroppedFanOut, describeFanOut, fitsPMap, forEachDropsRejections, freeName,
+  isAwaitedIn, isFunctionNode, isQueuedWork, limitedMapper, limitedValue, limiterDeclaration, mapperWork, mergeEdits,
+  pMapCall, promiseCombinator, skipTransparent, soleBatch, statementAnchor, staticPropertyName, teardownOf, valueOrigin,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -14,8 +14,6 @@ import { getSharedSettings, isStrict } from '../util/settings';
 
 export type Options = [{ concurrency?: number; maxLiteralElements?: number }];
 export type MessageId = 'unboundedFanOut' | 'unawaitedFanOut' | 'chunkedBatch' | 'unboundedPMap' | 'usePMap' | 'useLimiter' | 'addConcurrency';
-
-const COMBINATORS: ReadonlySet<string> = new Set(['all', 'allSettled', 'any', 'race']);
 
 export default createRule<Options, MessageId>({
   name: 'no-unbounded-fan-out',
@@ -87,14 +85,7 @@ export default createRule<Options, MessageId>({
       };
       return ctxCache;
     };
-    let deps: { pMap: boolean; pLimit: boolean } | null = null;
-    const declared = (): { pMap: boolean; pLimit: boolean } => {
-      if (deps) return deps;
-      const names = nearestDependencies(context.filename).names;
-      const modules = importedModules(sourceCode);
-      deps = { pMap: names.has('p-map') || modules.has('p-map'), pLimit: names.has('p-limit') || modules.has('p-limit') };
-      return deps;
-    };
+    const declared = (): { pMap: boolean; pLimit: boolean } => boundingLibraries(sourceCode, context.filename);
     const remedy = (method: string, n: string): string => {
       const d = declared();
       if (d.pMap && (method === 'all' || !d.pLimit)) return `Bound it with \`pMap(…, { concurrency: ${n} })\` from p-map.`;
@@ -110,7 +101,7 @@ export default createRule<Options, MessageId>({
      * Neither reports a page-capped query or work that queues on one connection or transaction.
      */
     function reportable(fanOut: FanOut): boolean {
-      if (fanOut.work && isSerializedWork(sourceCode, fanOut.work)) return false;
+      if (fanOut.work && isQueuedWork(sourceCode, fanOut.work)) return false;
       const origin = originOf(fanOut);
       // Bounded by construction: the program's own lists and configuration (a literal too long is still strict's).
       if (origin === 'capped' || (origin === 'declared' && fanOut.size.kind === 'unknown')) return false;
@@ -136,20 +127,11 @@ export default createRule<Options, MessageId>({
         if (dropped && reportable(dropped)) return true;
         let outer: TSESTree.Node | undefined = mapCall.parent;
         while (outer && (outer.type === AST_NODE_TYPES.TSAsExpression || outer.type === AST_NODE_TYPES.TSNonNullExpression)) outer = outer.parent;
-        if (outer?.type !== AST_NODE_TYPES.CallExpression || outer.arguments[0] !== mapCall || !isCombinator(outer)) continue;
+        if (outer?.type !== AST_NODE_TYPES.CallExpression || outer.arguments[0] !== mapCall || !promiseCombinator(sourceCode, outer)) continue;
         const fanOut = describeFanOut(collections(), mapCall, maxElements);
         if (fanOut && fanOut.size.kind !== 'chunk' && reportable(fanOut)) return true;
       }
       return false;
-    }
-
-    function isCombinator(call: TSESTree.CallExpression): boolean {
-      const callee = skipTransparent(call.callee);
-      if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
-      const object = skipTransparent(callee.object);
-      const method = staticPropertyName(callee);
-      return object.type === AST_NODE_TYPES.Identifier && object.name === 'Promise' && method !== null && COMBINATORS.has(method) &&
-        isGlobalName(sourceCode, object);
     }
 
     function reportFanOut(call: TSESTree.CallExpression, method: string, fanOut: FanOut): void {
@@ -267,7 +249,7 @@ export default createRule<Options, MessageId>({
       if (size.kind === 'bounded' && size.count <= maxElements) return;
       if (mapperWork(collections(), mapper) !== 'async') return;
       const teardown = teardownOf(collections(), mapper, input);
-      if (teardown === 'fact' || isSerializedWork(sourceCode, mapper)) return;
+      if (teardown === 'fact' || isQueuedWork(sourceCode, mapper)) return;
       const origin = valueOrigin(originContext, input);
       if (origin === 'capped' || (origin === 'declared' && size.kind === 'unknown') || (origin !== 'data' && (!strict || teardown === 'guess')) || insideReportedFanOut(call)) return;
       context.report({
@@ -290,27 +272,24 @@ export default createRule<Options, MessageId>({
     }
 
     function describe(node: TSESTree.Node | null): string {
-      if (!node) return 'the input';
-      const text = sourceCode.getText(node).replace(/\s+/g, ' ');
-      return text.length <= 40 ? text : 'the input';
+      const text = node ? sourceCode.getText(node).replace(/\s+/g, ' ') : '';
+      return node && text.length <= 40 ? text : 'the input';
     }
 
     return {
       CallExpression(call) {
+        const combinator = promiseCombinator(sourceCode, call);
+        const arg = call.arguments[0];
+        if (combinator !== null) {
+          const fanOut = arg && arg.type !== AST_NODE_TYPES.SpreadElement ? describeFanOut(collections(), arg, maxElements) : null;
+          if (fanOut) reportFanOut(call, combinator, fanOut);
+          return;
+        }
         const callee = skipTransparent(call.callee);
-        if (callee.type === AST_NODE_TYPES.MemberExpression) {
-          const method = staticPropertyName(callee);
-          if (method !== null && isCombinator(call)) {
-            const arg = call.arguments[0];
-            if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return;
-            const fanOut = describeFanOut(collections(), arg, maxElements);
-            if (fanOut) reportFanOut(call, method, fanOut);
-            return;
-          }
-          if (method === 'forEach' || method === 'map' || method === 'flatMap') {
-            const dropped = describeDroppedFanOut(collections(), call, maxElements);
-            if (dropped) reportDropped(call, method, dropped);
-          }
+        const method = callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
+        if (method === 'forEach' || method === 'map' || method === 'flatMap') {
+          const dropped = describeDroppedFanOut(collections(), call, maxElements);
+          if (dropped) reportDropped(call, method, dropped);
         }
         if (checkPMap) checkPMapCall(call);
       },

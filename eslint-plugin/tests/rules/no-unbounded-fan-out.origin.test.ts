@@ -176,11 +176,11 @@ const quietInRecommended: (ValidTestCase<Options> | string)[] = [
 export async function run(files: string[]) {
   await Promise.all(files.map((f) => upload(f)));
 }`,
-  // A variable named like rows, from a helper of unknown origin: names decide nothing.
+  // A variable named like rows, from a synchronous helper of unknown origin: names decide nothing.
   `import { getRows } from './db';
 import { send } from './mail';
 export async function run() {
-  const rows = await getRows();
+  const rows = getRows();
   await Promise.all(rows.map((r) => send(r)));
 }`,
   // A local function called fetch is not the HTTP client.

@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { TSESTree } from '@typescript-eslint/utils';
+import {
+  awaitsUnreadableHelper, carriedValue, chatCollection, isThreadPoolWork, membershipBound, moduleSourceCode, runningFunction, walk,
+} from '../../src/analysis';
+import { resetProject } from '../../src/project';
+import { scratch, write } from '../project/helpers';
+import { parse } from './parse';
+
+// Where a collection's items come from, from catalogues and from what the code around it shows.
+
+describe('chat framework collections', () => {
+  const code = `import { Client } from 'discord.js';
+export async function run(guild, channel, client, id) {
+  const a = guild.members.cache;
+  const b = await guild.channels.fetch();
+  const c = await guild.members.fetch(id);
+  const d = await channel.messages.fetch();
+  const e = await guild.fetchInvites();
+  const f = client.guilds.cache;
+  const g = await guild.members.fetch({ user: id });
+  const h = await guild.members.fetch({ user: [id, id] });
+  const i = guild.cache;
+}`;
+  const kinds = (source: string, filename = 'file.js'): Record<string, string | null> => {
+    const parsed = parse(source, filename);
+    const out: Record<string, string | null> = {};
+    for (const d of parsed.all(AST_NODE_TYPES.VariableDeclarator)) {
+      if (d.id.type !== AST_NODE_TYPES.Identifier || !d.init) continue;
+      const init = d.init.type === AST_NODE_TYPES.AwaitExpression ? d.init.argument : d.init;
+      out[d.id.name] = chatCollection(parsed.sourceCode, '', init);
+    }
+    return out;
+  };
+
+  it('reads managers of a guild as data and a channel\'s messages as one page', () => {
+    assert.deepEqual(kinds(code), { a: 'data', b: 'data', c: null, d: 'capped', e: 'data', f: null, g: null, h: 'data', i: null });
+  });
+
+  it('says nothing in a file that does not use discord.js', () => {
+    const plain = kinds(code.replace(`import { Client } from 'discord.js';`, `import { Client } from './client';`));
+    assert.ok(Object.values(plain).every((k) => k === null));
+  });
+});
+
+describe('value carriers', () => {
+  it('names the argument a wrapper, a snapshot or a lodash reshaping holds', () => {
+    const parsed = parse(`import { Result } from 'oxide.ts';
+import { snapshot } from 'valtio/vanilla';
+import { chunk } from 'lodash';
+import uniq from 'lodash/uniq';
+import { wrap } from './wrap';
+Result.safe(a()); snapshot(b); chunk(c, 10); uniq(d); wrap(e); Result.ok(f);`);
+    const carried = parsed.all(AST_NODE_TYPES.CallExpression)
+      .filter((c) => c.parent.type === AST_NODE_TYPES.ExpressionStatement)
+      .map((c) => { const arg = carriedValue(parsed.sourceCode, c); return arg ? parsed.sourceCode.getText(arg) : null; });
+    assert.deepEqual(carried, ['a()', 'b', 'c', 'd', null, null]);
+  });
+});
+
+describe('membership filters', () => {
+  it('bounds a filter by another collection the predicate asks, not by a set read off the item', () => {
+    const parsed = parse(`xs.filter((x) => known.has(x.id));
+xs.filter((x) => { return ids.includes(x); });
+xs.filter((m) => m.roles.cache.has(id));
+xs.filter((x) => !known.has(x.id));
+xs.map((x) => known.has(x));`);
+    const bounds = parsed.all(AST_NODE_TYPES.CallExpression)
+      .filter((c) => c.parent.type === AST_NODE_TYPES.ExpressionStatement)
+      .map((c) => { const k = membershipBound(parsed.sourceCode, c); return k ? parsed.sourceCode.getText(k) : null; });
+    assert.deepEqual(bounds, ['known', 'ids', null, null, null]);
+  });
+});
+
+describe('thread-pool work', () => {
+  const mapperOf = (code: string): { sourceCode: Parameters<typeof isThreadPoolWork>[0]; fn: TSESTree.Node } => {
+    const parsed = parse(code);
+    const map = parsed.all(AST_NODE_TYPES.CallExpression).find((c) => c.callee.type === AST_NODE_TYPES.MemberExpression &&
+      c.callee.property.type === AST_NODE_TYPES.Identifier && c.callee.property.name === 'map');
+    assert.ok(map?.arguments[0]);
+    return { sourceCode: parsed.sourceCode, fn: map.arguments[0] };
+  };
+  const queued = (code: string): boolean => {
+    const { sourceCode, fn } = mapperOf(code);
+    return isThreadPoolWork(sourceCode, fn, runningFunction(fn));
+  };
+
+  it('counts fs metadata calls and the walk recursing into itself', () => {
+    assert.equal(queued(`import { rm } from 'node:fs/promises';
+export async function prune(dir, names) { await Promise.all(names.map((n) => rm(dir + n))); }`), true);
+    assert.equal(queued(`import { lstat } from 'fs/promises';
+async function walkDir(dir, names) {
+  await Promise.all(names.map(async (n) => { const s = await lstat(n); if (s.isDirectory()) await walkDir(n, []); return { n }; }));
+}`), true);
+  });
+
+  it('leaves out reads, child processes and anything else awaited', () => {
+    assert.equal(queued(`import { readFile } from 'node:fs/promises';
+export async function load(names) { await Promise.all(names.map((n) => readFile(n))); }`), false);
+    assert.equal(queued(`import { stat } from 'node:fs/promises';
+import { upload } from './s3';
+export async function push(names) { await Promise.all(names.map(async (n) => { await stat(n); await upload(n); })); }`), false);
+    assert.equal(queued(`import { execa } from 'execa';
+export async function run(names) { await Promise.all(names.map((n) => execa('pydeps', [n]))); }`), false);
+  });
+});
+
+describe('unreadable helpers', () => {
+  resetProject();
+  const root = scratch('unreadable-helpers');
+  write(path.join(root, 'package.json'), '{"name":"bot","dependencies":{"oxide.ts":"1.1.0"}}');
+  write(path.join(root, 'present.ts'), 'export async function listKnown() { return [1, 2]; }\n');
+  const app = write(path.join(root, 'app.ts'), [
+    "import { Result } from 'oxide.ts';",
+    "import { listBars } from './data/bars';",
+    "import { getSdk } from '../generated/sdk';",
+    "import { listKnown } from './present';",
+    'const sdk = getSdk({});',
+    'export async function run() {',
+    '  await listBars();',
+    '  await Result.safe(listBars());',
+    '  await sdk.getPairs();',
+    '  await listKnown();',
+    '  await Result.ok(1);',
+    '}',
+    '',
+  ].join('\n'));
+
+  it('tells awaited calls of modules the lint cannot read from ones it can', () => {
+    const sourceCode = moduleSourceCode(app);
+    assert.ok(sourceCode);
+    const awaited: boolean[] = [];
+    walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+      if (node.type === AST_NODE_TYPES.AwaitExpression) awaited.push(awaitsUnreadableHelper(sourceCode, node.argument));
+    });
+    assert.deepEqual(awaited, [true, true, true, false, false]);
+  });
+});

@@ -1,0 +1,168 @@
+import type { MessageId, Options } from '../../src/rules/no-unbounded-fan-out';
+import rule from '../../src/rules/no-unbounded-fan-out';
+import type { InvalidTestCase, ValidTestCase } from '@typescript-eslint/rule-tester';
+import { createRecommendedRuleTester, createRuleTester, fixture } from '../ruleTester';
+
+// Data origins read from catalogues (chat frameworks, result wrappers, lodash) and from what the
+// code shows about helpers the lint cannot read. The folder declares neither p-map nor p-limit.
+const NONE = fixture('fan-out/none/batch.ts');
+
+const report = (line: number, column = 9): InvalidTestCase<MessageId, Options>['errors'][number] =>
+  ({ messageId: 'unboundedFanOut', line, column, suggestions: [] });
+
+const dropped = (line: number, method: string, source: string): InvalidTestCase<MessageId, Options>['errors'][number] =>
+  ({ messageId: 'unawaitedFanOut', line, column: 3, data: { method, source, remedy: 'Add `p-map` (or `p-limit`) to package.json and bound it to 8 at a time.' }, suggestions: [] });
+
+const fromData: InvalidTestCase<MessageId, Options>[] = [
+  {
+    // every channel of a guild, from discord.js's cache
+    code: `import { PermissionsBitField } from 'discord.js';
+export async function clear(interaction, userId) {
+  if (!interaction.memberPermissions.has(PermissionsBitField.Flags.ManageMessages)) return;
+  interaction.guild.channels.cache.forEach(async (channel) => {
+    const messages = await channel.messages.fetch();
+    await channel.bulkDelete(messages.filter((m) => m.author.id === userId));
+  });
+}`,
+    errors: [dropped(4, 'forEach', 'interaction.guild.channels.cache')],
+  },
+  {
+    // a guild's invites fetched through the discord.js 12 method, then one update each
+    code: `const { Collection } = require('discord.js');
+const { save } = require('./store');
+module.exports = async function sync(guild) {
+  const invites = new Collection((await guild.fetchInvites()).map((i) => [i.code, i]));
+  await Promise.all(invites.filter((i) => i.uses > 0).map((i) => save(i)));
+};`,
+    errors: [report(5)],
+  },
+  {
+    // an awaited helper from a module the lint cannot read: whatever it is called, it loaded a collection
+    code: `import { listBars } from './data/database/bars';
+import { notify } from './notify';
+export async function run() {
+  const entries = await listBars();
+  await Promise.all(entries.map((e) => notify(e.userId)));
+}`,
+    errors: [report(5)],
+  },
+  {
+    // the same through a result wrapper, unwrapped, then walked by reduce: the accumulator is not an item
+    code: `import { Result } from 'oxide.ts';
+import { listAllThreads } from '../src/threads';
+import { bump } from './bump';
+export async function run() {
+  const settings = await Result.safe(listAllThreads());
+  const data = settings.unwrap();
+  return data.reduce(async (previous, { threadIds }) => {
+    await previous;
+    await Promise.all(threadIds.map((id) => bump(id)));
+  }, Promise.resolve());
+}`,
+    errors: [report(9, 11)],
+  },
+  {
+    // a filter by a set read off each item bounds nothing: still every row
+    code: `import { Pool } from 'pg';
+import { send } from './mail';
+const pool = new Pool();
+export async function run(tag: string) {
+  const { rows } = await pool.query('select * from users');
+  await Promise.all(rows.filter((u) => u.tags.has(tag)).map((u) => send(u)));
+}`,
+    errors: [report(6)],
+  },
+  {
+    // a store object the rows are put in, read back through a snapshot
+    code: `import { proxy, snapshot } from 'valtio/vanilla';
+import { Pool } from 'pg';
+import { quote } from './quotes';
+const pool = new Pool();
+const state = proxy({ pairs: [] as { id: string }[] });
+export async function refresh() {
+  const { rows } = await pool.query('select * from pairs');
+  state.pairs = rows;
+}
+export async function prices() {
+  const { pairs } = snapshot(state);
+  return Promise.all(pairs.map((p) => quote(p.id)));
+}`,
+    errors: [report(12, 10)],
+  },
+  {
+    // a directory listing whose files are each read: every read holds a descriptor open
+    code: `import { readdir, readFile } from 'node:fs/promises';
+export async function loadAll(dir: string) {
+  const names = await readdir(dir);
+  return Promise.all(names.map((n) => readFile(dir + n, 'utf8')));
+}`,
+    errors: [report(4, 10)],
+  },
+];
+
+const quietInRecommended: (ValidTestCase<Options> | string)[] = [
+  // The bot's own guild list: the servers that invited it (strict reports it).
+  `import { Events } from 'discord.js';
+import { refresh } from './refresh';
+export function start(client) {
+  client.on(Events.ClientReady, async () => {
+    await Promise.all(client.guilds.cache.map((guild) => refresh(guild)));
+  });
+}`,
+  // The user's guilds from the API, kept only when the bot is in them too: no more than the bot's list.
+  `import { privilegeLevel } from './users';
+export async function guilds(req, client) {
+  const all = await (await fetch('https://discord.com/api/users/@me/guilds')).json();
+  return Promise.all(all.filter((g) => client.guilds.cache.has(g.id)).map(async (g) => privilegeLevel(await client.guilds.cache.get(g.id).members.fetch(req.user.id))));
+}`,
+];
+
+const quietInBoth: (ValidTestCase<Options> | string)[] = [
+  // A store object of the program's own list: a flag set on it makes it no less declared.
+  `import { ping } from './ping';
+const state = { regions: ['eu', 'us'], ready: false };
+export async function pingAll(ok: boolean) {
+  state.ready = ok;
+  await Promise.all(state.regions.map((r) => ping(r)));
+}`,
+  // A channel's messages: one page of the API at most.
+  `import { ChannelType } from 'discord.js';
+export async function sweep(channel) {
+  if (channel.type !== ChannelType.GuildText) return;
+  const messages = await channel.messages.fetch();
+  await Promise.all(messages.map((m) => m.delete()));
+}`,
+  // Stale files removed from a listing: each rm is one thread-pool request, queued a few at a time.
+  `import fsp from 'node:fs/promises';
+import path from 'node:path';
+export async function prune(dir: string, keep: Set<string>) {
+  const entries = await fsp.readdir(dir);
+  await Promise.all(entries.map(async (name) => {
+    if (!keep.has(name)) await fsp.rm(path.join(dir, name), { force: true });
+  }));
+}`,
+  // A recursive walk that only stats: the same, one level at a time.
+  `import { lstat, readdir } from 'node:fs/promises';
+export async function collect(dir: string, found: string[]): Promise<void> {
+  const entries = await readdir(dir);
+  await Promise.all(entries.map(async (entry) => {
+    const stats = await lstat(dir + '/' + entry);
+    if (stats.isDirectory()) await collect(dir + '/' + entry, found);
+    else found.push(entry);
+  }));
+}`,
+];
+
+createRecommendedRuleTester().run('no-unbounded-fan-out (recommended, catalogued and unreadable sources)', rule, {
+  valid: [...quietInRecommended, ...quietInBoth].map((c) => (typeof c === 'string' ? { code: c, filename: NONE } : { filename: NONE, ...c })),
+  invalid: fromData.map((c) => ({ filename: NONE, ...c })),
+});
+
+createRuleTester().run('no-unbounded-fan-out (strict, catalogued and unreadable sources)', rule, {
+  valid: quietInBoth.map((c) => (typeof c === 'string' ? { code: c, filename: NONE } : { filename: NONE, ...c })),
+  invalid: [
+    ...fromData.map((c) => ({ filename: NONE, ...c })),
+    { code: quietInRecommended[0] as string, filename: NONE, errors: [report(5, 11)] },
+    { code: quietInRecommended[1] as string, filename: NONE, errors: [report(4, 10)] },
+  ],
+});
