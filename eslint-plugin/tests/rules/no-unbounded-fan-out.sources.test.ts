@@ -15,13 +15,17 @@ const dropped = (line: number, method: string, source: string): InvalidTestCase<
 
 const fromData: InvalidTestCase<MessageId, Options>[] = [
   {
-    // every channel of a guild, from discord.js's cache
+    // every channel of a guild, from discord.js's cache (the callback keeps its errors: a rejecting one is no-orphaned-promise's)
     code: `import { PermissionsBitField } from 'discord.js';
 export async function clear(interaction, userId) {
   if (!interaction.memberPermissions.has(PermissionsBitField.Flags.ManageMessages)) return;
   interaction.guild.channels.cache.forEach(async (channel) => {
-    const messages = await channel.messages.fetch();
-    await channel.bulkDelete(messages.filter((m) => m.author.id === userId));
+    try {
+      const messages = await channel.messages.fetch();
+      await channel.bulkDelete(messages.filter((m) => m.author.id === userId));
+    } catch (error) {
+      console.error(error);
+    }
   });
 }`,
     errors: [dropped(4, 'forEach', 'interaction.guild.channels.cache')],
