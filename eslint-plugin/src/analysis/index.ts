@@ -32,5 +32,6 @@ export * from './sleepChains';
 export * from './sleeps';
 export * from './typeQueries';
 export * from './unhandledPolicy';
+export * from './unsetGuards';
 // The package.json reader lives in the project layer; rules keep asking analysis for it.
 export { declaresDependency, nearestDependencies, type PackageDependencies } from '../project';

@@ -26,6 +26,7 @@ import {
   resolveCalleeFunction,
   roleGlobs,
   skipTransparent,
+  unsetGuard,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -210,7 +211,8 @@ export default createRule<Options, MessageId>({
       if (target) {
         // An immediately invoked function is part of the async code itself; its calls are checked directly.
         if (target === skipTransparent(call.callee) || !isPlainSync(target)) return;
-        chain = chainAnalysis().helperChain(target);
+        // `abort()` before `dest` is assigned: its `dest && fs.existsSync(dest)` does not run from here.
+        chain = chainAnalysis().helperChain(target, unsetGuard(sourceCode, call, target) ?? undefined);
         callee = functionName(target) ?? 'function';
       } else {
         // A helper exported by one of the project's modules: its chain, in that module's files.
