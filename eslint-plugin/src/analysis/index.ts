@@ -8,6 +8,7 @@ export * from './callbackSites';
 export * from './catalog';
 export * from './collections';
 export * from './construction';
+export * from './devOnly';
 export * from './emitters';
 export * from './dataSources';
 export * from './fanOutRewrites';

@@ -15,6 +15,7 @@ import {
   getAsyncContext,
   inFlightWork,
   isOncePerProcess,
+  isDevOnly,
   isPlainSync,
   isStartupPhase,
   matchBlockingCall,
@@ -140,11 +141,13 @@ export default createRule<Options, MessageId>({
     let inFlight: ReturnType<typeof inFlightWork> = null;
     /**
      * One-shot code (a CLI, a migration, a test) and startup (`main()` before it listens, NestJS's
-     * onModuleInit) share the loop with nothing, unless they start concurrent work themselves.
+     * onModuleInit) share the loop with nothing, unless they start concurrent work themselves;
+     * code that runs only outside production serves no production traffic.
      */
     function quietHere(node: TSESTree.Node, fn: RunContext['asyncFunction']): boolean {
       inFlight = null;
       if (strict) return false;
+      if (isDevOnly(sourceCode, node)) return true;
       oneShot ??= processRole(context).role === 'one-shot';
       if (!oneShot && !isStartupPhase(sourceCode, fn, node)) return false;
       inFlight = inFlightWork(sourceCode, node, fn);
