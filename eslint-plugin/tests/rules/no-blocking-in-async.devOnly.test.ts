@@ -25,6 +25,12 @@ else app.get('/hot', (req, res) => res.send(fs.readFileSync('hot.js')));`,
   invalid: [
     // The isDev route is dev-only; the route under `!== 'development'` may serve production.
     { ...file('server.js'), errors: [{ messageId: 'blockingCall', line: 9 }] },
+    // A static method only a dev-only route calls is quiet; one a route under `!== 'development'` calls is not.
+    (() => {
+      const { code, filename } = file('store.js');
+      const output = code.replace("seed() { fs.copyFileSync('seed.db', 'app.db')", "seed() { await fs.promises.copyFile('seed.db', 'app.db')");
+      return { code, filename, errors: [{ messageId: 'blockingCall' as const, line: 4, suggestions: [{ messageId: 'useAsyncTwin' as const, output }] }] };
+    })(),
     // A `let` export may be changed before the route is registered.
     { ...file('routes.ts'), errors: [{ messageId: 'blockingCall', line: 6 }] },
     // Near misses: a test that admits production, and code after the guarded block.
