@@ -35,8 +35,11 @@ export interface BlockingChain {
 }
 
 export interface ChainAnalysis {
-  /** Why calling this same-file synchronous function blocks, or null when it does not. */
-  helperChain(fn: FunctionNode): BlockingChain | null;
+  /**
+   * Why calling this same-file synchronous function blocks, or null when it does not. `skip`
+   * names the function's own calls and loops that cannot run from the call being judged.
+   */
+  helperChain(fn: FunctionNode, skip?: (node: TSESTree.Node) => boolean): BlockingChain | null;
   /** With type information: why a call into another file's (or an unresolved) synchronous function blocks. */
   typedChain(call: TSESTree.CallExpression): BlockingChain | null;
   /**
@@ -146,8 +149,9 @@ function chainsFor(
     return inner ? { links: inner.links.map((l) => inModule(l, found.file)) } : null;
   };
 
-  const findInFunction = (fn: FunctionNode, depth: number, hops: number): BlockingChain | null => {
-    const body = bodyOf(fn);
+  const findInFunction = (fn: FunctionNode, depth: number, hops: number, skip?: (node: TSESTree.Node) => boolean): BlockingChain | null => {
+    const whole = bodyOf(fn);
+    const body = skip ? { calls: whole.calls.filter((c) => !skip(c)), loops: whole.loops.filter((l) => !skip(l)) } : whole;
     for (const call of body.calls) {
       const direct = matchBlockingCall(sourceCode, call, options);
       if (direct && !isOncePerProcess(sourceCode, call)) return { links: [localLink(`calls \`${direct.api.name}\``, call)] };
@@ -178,7 +182,8 @@ function chainsFor(
   };
 
   return {
-    helperChain: (fn) => (isPlainSync(fn) ? summarize(fn, 0, 0) : null),
+    // A chain that depends on the call site is not memoised.
+    helperChain: (fn, skip) => (!isPlainSync(fn) ? null : skip ? findInFunction(fn, 0, 0, skip) : summarize(fn, 0, 0)),
     typedChain,
     importedChain: (call) => importedStep(call, 0, 0),
     summarize,

@@ -10,6 +10,7 @@ export * from './chatCollections';
 export * from './collections';
 export * from './combinators';
 export * from './construction';
+export * from './devOnly';
 export * from './emitters';
 export * from './dataSources';
 export * from './detachedHolds';
@@ -43,5 +44,6 @@ export * from './typeQueries';
 export * from './unhandledPolicy';
 export * from './unreadableHelpers';
 export * from './valueCarriers';
+export * from './unsetGuards';
 // The package.json reader lives in the project layer; rules keep asking analysis for it.
 export { declaresDependency, nearestDependencies, type PackageDependencies } from '../project';

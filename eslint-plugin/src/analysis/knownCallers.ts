@@ -40,26 +40,25 @@ export function knownCallers(sourceCode: Services, fn: FunctionNode): readonly E
 
 function computeCallers(sourceCode: Services, fn: FunctionNode): readonly ExportCallSite[] | null {
   const file = sourceFileOf(sourceCode);
-  const exported = file === null ? null : exportsOf(sourceCode, fn);
-  if (file === null || exported === null || exported.names.size === 0) return null;
+  const method = staticMethodOf(fn);
+  const exported = file === null ? null : method ? classExportsOf(sourceCode, method) : exportsOf(sourceCode, fn);
+  if (file === null || exported === null) return null;
   const sites: ExportCallSite[] = [];
-  for (const id of exported.ownUses) {
-    const call = calledAt(id);
-    if (!call) return null;
-    sites.push({ sourceCode, call });
-  }
+  for (const call of exported.ownCalls) sites.push({ sourceCode, call });
+  // A function of this file that it never exports: its own calls are all there are.
+  if (exported.names.size === 0) return sites.length > 0 ? sites : null;
   const importers = packageImporters(file);
   if (importers === null) return null;
   // One-shot importers (tests, scripts) run nothing in a serving process, and a file whose text
   // never names the export cannot call it: neither needs a parse.
-  const named = [...exported.names].filter((n) => n !== DEFAULT);
-  const mentioning = importers.filter((importer) => exported.names.has(DEFAULT) || mentionsAny(readText(importer) ?? '', named));
+  const named = method ? [method.name] : [...exported.names].filter((n) => n !== DEFAULT);
+  const mentioning = importers.filter((importer) => (!method && exported.names.has(DEFAULT)) || mentionsAny(readText(importer) ?? '', named));
   const candidates = mentioning.filter((importer) => entryReach(importer).kind !== 'one-shot');
   if (candidates.length > MAX_IMPORTERS) return null;
   for (const importer of candidates) {
     const other = moduleSourceCode(importer);
     if (!other) return null;
-    const calls = callsFrom(other, importer, file, exported.names);
+    const calls = callsFrom(other, importer, file, exported.names, method?.name ?? null);
     if (calls === null) return null;
     for (const call of calls) sites.push({ sourceCode: other, call });
   }
@@ -72,7 +71,25 @@ function mentionsAny(text: string, names: readonly string[]): boolean {
   return names.some((name) => new RegExp(`\\b${name.replace(/[$]/g, '\\$')}\\b`).test(text));
 }
 
-function exportsOf(sourceCode: Services, fn: FunctionNode): { names: Set<string>; ownUses: TSESTree.Identifier[] } | null {
+interface Exported {
+  names: Set<string>;
+  /** Calls made in the file itself, not through an export. */
+  ownCalls: TSESTree.CallExpression[];
+}
+
+function exportsOf(sourceCode: Services, fn: FunctionNode): Exported | null {
+  const found = exportedUses(sourceCode, fn);
+  if (!found) return null;
+  const ownCalls: TSESTree.CallExpression[] = [];
+  for (const use of found.ownUses) {
+    const call = calledAt(use);
+    if (!call) return null;
+    ownCalls.push(call);
+  }
+  return { names: found.names, ownCalls };
+}
+
+function exportedUses(sourceCode: Services, fn: FunctionNode): { names: Set<string>; ownUses: TSESTree.Identifier[] } | null {
   const names = new Set<string>();
   const parent = fn.parent;
   // The function itself is the exported value.
@@ -105,6 +122,94 @@ function exportsOf(sourceCode: Services, fn: FunctionNode): { names: Set<string>
     }
   }
   return { names, ownUses };
+}
+
+/** A static method, `class Db { static async connect() {} }`: its name and its class. */
+interface StaticMethod {
+  name: string;
+  cls: TSESTree.ClassDeclaration;
+}
+
+function staticMethodOf(fn: FunctionNode): StaticMethod | null {
+  const member = fn.parent;
+  if (member?.type !== AST_NODE_TYPES.MethodDefinition || !member.static || member.computed || member.kind !== 'method' ||
+    member.key.type !== AST_NODE_TYPES.Identifier) {
+    return null;
+  }
+  const cls = member.parent.parent;
+  return cls.type === AST_NODE_TYPES.ClassDeclaration && cls.id ? { name: member.key.name, cls } : null;
+}
+
+/**
+ * Where a static method is called in its own file (`Db.connect()`, `this.connect()` in the
+ * class's other static methods) and the names its class is exported under. Null when the class
+ * is handed on as a value or the method is read without a call: then anything may call it.
+ */
+function classExportsOf(sourceCode: Services, method: StaticMethod): Exported | null {
+  const { cls, name } = method;
+  const id = cls.id as TSESTree.Identifier;
+  const ownCalls: TSESTree.CallExpression[] = [];
+  if (!thisCalls(sourceCode, cls, name, ownCalls)) return null;
+  const names = new Set<string>();
+  const wrapper = cls.parent;
+  if (wrapper?.type === AST_NODE_TYPES.ExportDefaultDeclaration) names.add(DEFAULT);
+  if (wrapper?.type === AST_NODE_TYPES.ExportNamedDeclaration) names.add(id.name);
+  // The class name has two bindings: the one in the enclosing scope, and the class's own inside its body.
+  const references = sourceCode.getDeclaredVariables(cls).filter((v) => v.name === id.name).flatMap((v) => v.references);
+  for (const reference of references) {
+    if (!reference.isRead()) continue;
+    const use = reference.identifier as TSESTree.Identifier;
+    const site = use.parent;
+    if (site?.type === AST_NODE_TYPES.ExportSpecifier && site.local === use) {
+      names.add(site.exported.type === AST_NODE_TYPES.Identifier ? site.exported.name : String(site.exported.value));
+      continue;
+    }
+    if (site?.type === AST_NODE_TYPES.ExportDefaultDeclaration) {
+      names.add(DEFAULT);
+      continue;
+    }
+    const assigned = assignedExport(site, use);
+    if (assigned) {
+      names.add(assigned);
+      continue;
+    }
+    const verdict = classUse(use, name);
+    if (verdict === 'unknown') return null;
+    if (verdict !== 'other') ownCalls.push(verdict);
+  }
+  return { names, ownCalls };
+}
+
+/** A use of a class binding: `C.name(…)` (that call), `C.other`, `new C()` ('other'), anything else 'unknown'. */
+function classUse(use: TSESTree.Node, name: string): TSESTree.CallExpression | 'other' | 'unknown' {
+  const parent = use.parent;
+  if (parent?.type === AST_NODE_TYPES.NewExpression && parent.callee === use) return 'other';
+  if (parent?.type !== AST_NODE_TYPES.MemberExpression || parent.object !== use) return 'unknown';
+  const property = staticPropertyName(parent);
+  if (property === null) return 'unknown';
+  if (property !== name) return 'other';
+  return calledAt(parent) ?? 'unknown';
+}
+
+/** `this.name(…)` in the class's static methods (where `this` is the class); false for any other read of it there. */
+function thisCalls(sourceCode: Services, cls: TSESTree.ClassDeclaration, name: string, into: TSESTree.CallExpression[]): boolean {
+  let unknown = false;
+  for (const member of cls.body.body) {
+    if (member.type !== AST_NODE_TYPES.MethodDefinition || !member.static) continue;
+    walk(member.value.body ?? member.value, sourceCode.visitorKeys, (node) => {
+      // A nested class or plain function has its own `this`; arrows share the method's.
+      if (node.type === AST_NODE_TYPES.ClassBody || node.type === AST_NODE_TYPES.FunctionExpression ||
+        node.type === AST_NODE_TYPES.FunctionDeclaration) {
+        return false;
+      }
+      if (node.type !== AST_NODE_TYPES.ThisExpression) return true;
+      const verdict = classUse(node, name);
+      if (verdict === 'unknown') unknown = true;
+      else if (verdict !== 'other') into.push(verdict);
+      return true;
+    });
+  }
+  return !unknown;
 }
 
 /** `module.exports = x` → default; `exports.run = x`, `module.exports.run = x`, `module.exports = { run: x }` → `run`. */
@@ -143,7 +248,13 @@ function calledAt(use: TSESTree.Node): TSESTree.CallExpression | null {
  * The calls `importer` makes of `target`'s exports named in `names`, or null when it uses one in a
  * way that is not a call, or re-exports `target` (then its own importers call it, unseen here).
  */
-function callsFrom(sourceCode: Services, importer: string, target: string, names: ReadonlySet<string>): TSESTree.CallExpression[] | null {
+function callsFrom(
+  sourceCode: Services,
+  importer: string,
+  target: string,
+  names: ReadonlySet<string>,
+  method: string | null,
+): TSESTree.CallExpression[] | null {
   const calls: TSESTree.CallExpression[] = [];
   let unknown = false;
   const goesTo = (source: TSESTree.Node | null | undefined): boolean => {
@@ -168,7 +279,8 @@ function callsFrom(sourceCode: Services, importer: string, target: string, names
         }
       }
     } else if (node.type === AST_NODE_TYPES.CallExpression && isRequire(node) && goesTo(node.arguments[0])) {
-      if (!bindModule(node, names, bindings, calls)) unknown = true;
+      // `require('./db').connect()` on a class's module: left unknown rather than read both ways.
+      if ((method && node.parent.type === AST_NODE_TYPES.MemberExpression) || !bindModule(node, names, bindings, calls)) unknown = true;
     } else if (node.type === AST_NODE_TYPES.ImportExpression && goesTo(node.source)) {
       if (!bindDynamic(node, names, bindings)) unknown = true;
     }
@@ -181,6 +293,13 @@ function callsFrom(sourceCode: Services, importer: string, target: string, names
     for (const reference of variable.references) {
       if (!reference.isRead()) continue;
       const use = reference.identifier;
+      if (method) {
+        // The class itself, or a namespace holding it (`ns.Db.connect()` is not followed).
+        const verdict = namespace ? namespaceUse(use, names) : classUse(use, method);
+        if (verdict === 'unknown') return null;
+        if (verdict !== 'other') calls.push(verdict);
+        continue;
+      }
       if (!namespace) {
         const call = calledAt(use);
         if (!call) return null;
@@ -199,6 +318,14 @@ function callsFrom(sourceCode: Services, importer: string, target: string, names
     }
   }
   return unknown ? null : calls;
+}
+
+/** A namespace use when a class export is asked about: its other members are 'other', the class itself 'unknown'. */
+function namespaceUse(use: TSESTree.Node, names: ReadonlySet<string>): 'other' | 'unknown' {
+  const member = use.parent;
+  if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== use) return 'unknown';
+  const name = staticPropertyName(member);
+  return name !== null && !names.has(name) ? 'other' : 'unknown';
 }
 
 function isRequire(call: TSESTree.CallExpression): boolean {

@@ -3,6 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
 import { enclosingFunction, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { isSynchronouslyInvoked } from './asyncContext';
+import { isDevOnly } from './devOnly';
 import { importedModules } from './imports';
 import type { ExportCallSite } from './knownCallers';
 import { knownCallers } from './knownCallers';
@@ -108,9 +109,11 @@ function startupAt(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node, 
 const startupCallers = new WeakMap<FunctionNode, { generation: number; startup: boolean }>();
 
 /**
- * An exported function whose every known call, in its file and in the files that import it, is
- * made at startup or from one-shot code: `export async function start()` that server.ts calls at
- * top level, `createConfig()` that only `start()` calls. With no caller known, it is not startup.
+ * A function whose every known call, in its file and in the files that import it, is made at
+ * startup, from one-shot code or from code that runs only outside production: `export async
+ * function start()` that server.ts calls at top level, `createConfig()` that only `start()`
+ * calls, a class's `static connect()` that only such code calls. With no caller known, it is not
+ * startup.
  */
 function calledOnlyAtStartup(sourceCode: Services, fn: FunctionNode, depth: number): boolean {
   if (depth >= MAX_CALLER_DEPTH) return false;
@@ -121,7 +124,10 @@ function calledOnlyAtStartup(sourceCode: Services, fn: FunctionNode, depth: numb
   // A call cycle (`a` calls `b` calls `a`) proves nothing about startup.
   startupCallers.set(fn, { generation, startup: false });
   const sites = knownCallers(sourceCode, fn);
-  const startup = sites !== null && sites.every((site) => siteAtStartup(site, depth + 1));
+  // Recursion runs when the outside call does; a call in the same file costs no file read, so
+  // only the hops into other files count against the depth.
+  const startup = sites !== null && sites.every((site) => runningFunction(site.call) === fn ||
+    siteAtStartup(site, site.sourceCode === sourceCode ? depth : depth + 1));
   startupCallers.set(fn, { generation, startup });
   return startup;
 }
@@ -129,6 +135,8 @@ function calledOnlyAtStartup(sourceCode: Services, fn: FunctionNode, depth: numb
 function siteAtStartup(site: ExportCallSite, depth: number): boolean {
   const file = sourceFileOf(site.sourceCode);
   if (file !== null && entryReach(file).kind === 'one-shot') return true;
+  // A development aid (`if (isDev) app.get('/_e2e/…')`) is no production caller.
+  if (isDevOnly(site.sourceCode, site.call)) return true;
   const caller = runningFunction(site.call);
   if (caller === null) return atTopLevel(site.call);
   return startupAt(site.sourceCode, caller, site.call, depth);

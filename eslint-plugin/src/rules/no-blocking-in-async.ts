@@ -15,6 +15,7 @@ import {
   getAsyncContext,
   inFlightWork,
   isOncePerProcess,
+  isDevOnly,
   isPlainSync,
   isStartupPhase,
   matchBlockingCall,
@@ -26,6 +27,7 @@ import {
   resolveCalleeFunction,
   roleGlobs,
   skipTransparent,
+  unsetGuard,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -139,11 +141,13 @@ export default createRule<Options, MessageId>({
     let inFlight: ReturnType<typeof inFlightWork> = null;
     /**
      * One-shot code (a CLI, a migration, a test) and startup (`main()` before it listens, NestJS's
-     * onModuleInit) share the loop with nothing, unless they start concurrent work themselves.
+     * onModuleInit) share the loop with nothing, unless they start concurrent work themselves;
+     * code that runs only outside production serves no production traffic.
      */
     function quietHere(node: TSESTree.Node, fn: RunContext['asyncFunction']): boolean {
       inFlight = null;
       if (strict) return false;
+      if (isDevOnly(sourceCode, node)) return true;
       oneShot ??= processRole(context).role === 'one-shot';
       if (!oneShot && !isStartupPhase(sourceCode, fn, node)) return false;
       inFlight = inFlightWork(sourceCode, node, fn);
@@ -210,7 +214,8 @@ export default createRule<Options, MessageId>({
       if (target) {
         // An immediately invoked function is part of the async code itself; its calls are checked directly.
         if (target === skipTransparent(call.callee) || !isPlainSync(target)) return;
-        chain = chainAnalysis().helperChain(target);
+        // `abort()` before `dest` is assigned: its `dest && fs.existsSync(dest)` does not run from here.
+        chain = chainAnalysis().helperChain(target, unsetGuard(sourceCode, call, target) ?? undefined);
         callee = functionName(target) ?? 'function';
       } else {
         // A helper exported by one of the project's modules: its chain, in that module's files.

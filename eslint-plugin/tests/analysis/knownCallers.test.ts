@@ -47,13 +47,35 @@ describe('knownCallers', () => {
   });
 });
 
+describe('knownCallers of static methods and unexported functions', () => {
+  it("a class's static method: `C.m()` in importers, `this.m()` and `C.m()` in its own static methods", () => {
+    const db = exported('db.js');
+    assert.deepEqual(knownCallers(db.sourceCode, db.fn)?.map((s) => s.call.loc.start.line), [15]);
+    let migrate: FunctionNode | null = null;
+    walk(db.sourceCode.ast, db.sourceCode.visitorKeys, (node) => {
+      if (node.type === AST_NODE_TYPES.MethodDefinition && node.key.type === AST_NODE_TYPES.Identifier && node.key.name === 'migrate' && isFunctionNode(node.value)) migrate = node.value;
+      return true;
+    });
+    assert.ok(migrate);
+    assert.deepEqual(knownCallers(db.sourceCode, migrate)?.map((s) => s.call.loc.start.line).sort(), [5, 9]);
+  });
+  it('is null for a class handed on as a value', () => {
+    const registry = exported('registry.js');
+    assert.equal(knownCallers(registry.sourceCode, registry.fn), null);
+  });
+  it('a function the file does not export: its own calls', () => {
+    const local = exported('local.js');
+    assert.deepEqual(knownCallers(local.sourceCode, local.fn)?.map((s) => s.call.loc.start.line), [4]);
+  });
+});
+
 describe('isStartupPhase across files', () => {
   it('startup when every caller is; serving when a route or the code after listen calls it', () => {
-    for (const name of ['server.js', 'run.js', 'late.js', 'legacy.js', 'keys.js']) {
+    for (const name of ['server.js', 'run.js', 'late.js', 'legacy.js', 'keys.js', 'db.js', 'local.js']) {
       const { sourceCode, fn, read } = exported(name);
       assert.equal(isStartupPhase(sourceCode, fn, read), true, name);
     }
-    for (const name of ['handle.js', 'shared.js', 'later.js', 'passed.js', 'orphanExport.js']) {
+    for (const name of ['handle.js', 'shared.js', 'later.js', 'passed.js', 'orphanExport.js', 'store.js', 'registry.js', 'localRoute.js']) {
       const { sourceCode, fn, read } = exported(name);
       assert.equal(isStartupPhase(sourceCode, fn, read), false, name);
     }

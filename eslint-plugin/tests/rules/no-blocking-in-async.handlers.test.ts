@@ -58,6 +58,22 @@ import express from 'express';
 const app = express();
 const page = fs.readFileSync('index.html', 'utf8');
 app.get('/', (req, res) => res.send(page));`,
+      // The abort helper touches the file only when \`dest\` holds a path; both calls come before
+    // it is first assigned, so neither \`fs\` call runs from them.
+    `import fs from 'node:fs';
+import express from 'express';
+const app = express();
+app.post('/upload', (req, res) => {
+  let dest: string | null;
+  const abort = (message: string) => {
+    if (dest && fs.existsSync(dest)) { fs.unlinkSync(dest); dest = null; }
+    return res.status(400).json({ error: message });
+  };
+  if (!req.headers['content-type']) return abort('no type');
+  if (!req.body) return abort('no body');
+  dest = '/tmp/' + String(Date.now());
+  res.end();
+});`,
   ],
   invalid: [
     {
@@ -167,6 +183,29 @@ wss.on('connection', (ws) => ws.on('message', (data) => fs.appendFileSync('log.t
       errors: [
         { messageId: 'blockingCall', line: 6, column: 53, data: { name: 'fs.readFileSync', where: 'a socket.io message listener (line 6)' } },
         { messageId: 'blockingCall', line: 9, column: 57, data: { name: 'fs.appendFileSync', where: 'a ws message listener (line 9)' } },
+      ],
+    },
+    // Near misses of the unset guard: a call after the assignment, and one inside the loop that assigns it.
+    {
+      code: `import fs from 'node:fs';
+import express from 'express';
+const app = express();
+app.post('/upload', (req, res) => {
+  let dest: string | undefined;
+  const abort = () => { if (dest && fs.existsSync(dest)) fs.unlinkSync(dest); res.end(); };
+  if (!req.body) return abort();
+  dest = '/tmp/x';
+  abort();
+});
+app.post('/batch', (req, res) => {
+  let dest: string | undefined;
+  const abort = () => { if (dest) fs.unlinkSync(dest); };
+  for (const part of req.body.parts) { if (!part) abort(); dest = part; }
+  res.end();
+});`,
+      errors: [
+        { messageId: 'blockingHelper', line: 9, column: 3, data: { callee: 'abort', chain: 'calls `fs.existsSync` (line 6)', where: 'an express route handler (line 4)' } },
+        { messageId: 'blockingHelper', line: 14, column: 51, data: { callee: 'abort', chain: 'calls `fs.unlinkSync` (line 13)', where: 'an express route handler (line 11)' } },
       ],
     },
     // NestJS: a route method of a controller.

@@ -12,11 +12,11 @@ const file = (name: string): { code: string; filename: string } => {
   const filename = fixture(`startup/src/${name}`);
   return { code: fs.readFileSync(filename, 'utf8'), filename };
 };
-/** The one read on line 2, with its suggestion: the promise form on the same `fs` namespace. */
-const reported = (name: string) => {
+/** The one read (on line 2 unless said), with its suggestion: the promise form on the same `fs` namespace. */
+const reported = (name: string, line = 2) => {
   const { code, filename } = file(name);
   const output = code.replace("fs.readFileSync('a')", "await fs.promises.readFile('a')");
-  return { code, filename, errors: [{ messageId: 'blockingCall' as const, line: 2, suggestions: [{ messageId: 'useAsyncTwin' as const, output }] }] };
+  return { code, filename, errors: [{ messageId: 'blockingCall' as const, line, suggestions: [{ messageId: 'useAsyncTwin' as const, output }] }] };
 };
 
 createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (recommended: startup across files)', rule as never, {
@@ -31,6 +31,11 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     // `require('./legacy.js')()` and `.then(() => loadKeys())` on the chain it starts.
     file('legacy.js'),
     file('keys.js'),
+    // A class's static methods that only startup calls (`await Db.connect()` at top level), one
+    // through `this.migrate()` and its own recursion.
+    file('db.js'),
+    // A function the file does not export, called only by its entry.
+    file('local.js'),
   ],
   invalid: [
     // Near misses: a route runs it per request.
@@ -43,5 +48,10 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     reported('passed.js'),
     // Exported, and nothing in the package imports it.
     reported('orphanExport.js'),
+    // A static method a route calls, and one whose class is handed on as a value.
+    reported('store.js', 3),
+    reported('registry.js', 3),
+    // An unexported function a route of its own file calls.
+    reported('localRoute.js'),
   ],
 });
