@@ -43,7 +43,7 @@ export * from './threadPoolWork';
 export * from './typeQueries';
 export * from './unhandledPolicy';
 export * from './unreadableHelpers';
-export * from './valueCarriers';
 export * from './unsetGuards';
+export * from './valueCarriers';
 // The package.json reader lives in the project layer; rules keep asking analysis for it.
 export { declaresDependency, nearestDependencies, type PackageDependencies } from '../project';
