@@ -42,7 +42,8 @@ function timed(moduleName, fn) {
 }
 
 export async function instrumentAnalysis() {
-  const entry = fileURLToPath(import.meta.resolve('eslint-plugin-async-hazards'));
+  // The build the rows lint with: BENCH_PLUGIN's when set (lint-worker.mjs), else the workspace's.
+  const entry = process.env.BENCH_PLUGIN ? path.resolve(process.env.BENCH_PLUGIN) : fileURLToPath(import.meta.resolve('eslint-plugin-async-hazards'));
   const dir = path.join(path.dirname(entry), 'analysis');
   const require = createRequire(entry);
   for (const name of await readdir(dir)) {

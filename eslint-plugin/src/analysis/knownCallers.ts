@@ -3,7 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { lintGeneration, moduleSourceCode, sourceFileOf } from './localModules';
-import { entryReach, packageImporters, readText, resolveImport } from '../project';
+import { bareName, declaresDependency, entryReach, nearestPackage, packageImporters, readText, resolveImport } from '../project';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -259,6 +259,7 @@ function callsFrom(
   let unknown = false;
   const goesTo = (source: TSESTree.Node | null | undefined): boolean => {
     if (source?.type !== AST_NODE_TYPES.Literal || typeof source.value !== 'string') return false;
+    if (namesOtherPackage(importer, source.value)) return false;
     const resolution = resolveImport(importer, source.value);
     return resolution.kind === 'file' && resolution.path === target;
   };
@@ -326,6 +327,16 @@ function namespaceUse(use: TSESTree.Node, names: ReadonlySet<string>): 'other' |
   if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== use) return 'unknown';
   const name = staticPropertyName(member);
   return name !== null && !names.has(name) ? 'other' : 'unknown';
+}
+
+/**
+ * A dependency the importer's manifest declares (not the package itself) is installed code or a
+ * sibling package, never a file of the importer's own package, which is where `target` is: no
+ * need to ask the resolver, from every importing folder, where `express` goes.
+ */
+function namesOtherPackage(importer: string, specifier: string): boolean {
+  const name = bareName(specifier);
+  return name !== null && declaresDependency(importer, name) && nearestPackage(importer).name !== name;
 }
 
 function isRequire(call: TSESTree.CallExpression): boolean {

@@ -369,10 +369,8 @@ export function reachableModules(sourceCode: Services): ReadonlySet<string> {
     for (let depth = 0; depth < REACH_DEPTH && frontier.length > 0; depth++) {
       const next: string[] = [];
       for (const file of frontier) {
-        const text = readText(file);
-        if (text === null) continue;
-        const specifiers = [...text.matchAll(SPECIFIER)].map((m) => m[1] as string);
-        next.push(...localTargets(file, specifiers, seen, modules));
+        const specifiers = scannedSpecifiers(file);
+        if (specifiers !== null) next.push(...localTargets(file, specifiers, seen, modules));
       }
       frontier = next;
     }
@@ -380,6 +378,27 @@ export function reachableModules(sourceCode: Services): ReadonlySet<string> {
   reachCache.set(sourceCode, modules);
   return modules;
 }
+
+/**
+ * A module's specifiers as its text names them, scanned once per lint generation: the route files
+ * of every feature reach the same shared modules. Null when the file cannot be read.
+ */
+function scannedSpecifiers(file: string): readonly string[] | null {
+  if (specifiersGeneration !== generation) {
+    specifierScans.clear();
+    specifiersGeneration = generation;
+  }
+  let specifiers = specifierScans.get(file);
+  if (specifiers === undefined) {
+    const text = readText(file);
+    specifiers = text === null ? null : [...text.matchAll(SPECIFIER)].map((m) => m[1] as string);
+    specifierScans.set(file, specifiers);
+  }
+  return specifiers;
+}
+
+const specifierScans = new Map<string, readonly string[] | null>();
+let specifiersGeneration = -1;
 
 /**
  * Adds the packages among `specifiers` to `modules`; returns the project files not seen yet. Only

@@ -39,6 +39,9 @@ export const LIMITER_KINDS: ReadonlySet<PermitKind> = new Set<PermitKind>(['limi
 /** Modules whose objects take permits around callbacks: a file importing none of them has no callback regions. */
 export const PERMIT_MODULES: readonly string[] = ['async-mutex', 'p-limit', 'p-map', 'p-queue', 'bottleneck', 'async-lock', 'async-sema', 'await-lock'];
 
+/** The methods that run a callback under a permit, on the objects the switch below knows. */
+const PERMIT_METHODS: ReadonlySet<string> = new Set(['runExclusive', 'map', 'add', 'addAll', 'schedule', 'wrap', 'acquire']);
+
 /** A cheap early exit: can any call in this file run a callback under a permit? */
 export function mayContainPermitCalls(sourceCode: Services, custom: readonly ModuleExport[] = []): boolean {
   if (custom.length > 0 || sourceCode.text.includes('navigator')) return true;
@@ -73,6 +76,9 @@ export function getPermitCall(
   const method = staticPropertyName(callee);
   if (method === null) return null;
   if (method === 'request' && isWebLocks(sourceCode, callee.object)) return webLock(call);
+  // Whatever the object is, no other method takes a permit: `service.summary(id)` needs no look
+  // into `./service` for what it built (a parse of the module, as routes lint before services).
+  if (!PERMIT_METHODS.has(method) && !custom.some((c) => c.method === method)) return null;
   const construction = getConstruction(sourceCode, callee.object);
   const kind = construction?.kind ?? null;
   switch (kind) {

@@ -11,7 +11,7 @@ import { getCallGraph } from './callGraph';
 import { getConstruction } from './construction';
 import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
-import { ModuleAnswers, localExport, localImportFiles, scannedLocalImports, sourceFileOf } from './localModules';
+import { ModuleAnswers, lintGeneration, localExport, localImportFiles, scannedLocalImports, sourceFileOf } from './localModules';
 import { isDelayedRxRetry } from './rxRetries';
 import { askChecker } from './typeQueries';
 
@@ -120,19 +120,51 @@ function reachesLocalSleep(sourceCode: Services): boolean {
     for (let hop = 0; hop < MAX_MODULE_HOPS && frontier.length > 0 && !found; hop++) {
       const next: string[] = [];
       for (const file of frontier) {
-        const text = readText(file);
-        if (text === null) continue;
-        if (textMaySleep(text) || SLEEP_PACKAGE_TEXT.test(text)) {
+        const scan = moduleScan(file);
+        if (scan === null) continue;
+        if (scan.sleeps) {
           found = true;
           break;
         }
-        if (hop + 1 < MAX_MODULE_HOPS) next.push(...unseen(scannedLocalImports(file, text), seen));
+        if (hop + 1 < MAX_MODULE_HOPS) next.push(...unseen(scan.imports(), seen));
       }
       frontier = next;
     }
   }
   localSleepCache.set(sourceCode.ast, found);
   return found;
+}
+
+interface ModuleScan {
+  /** The text names a timer or a sleep or retry package. */
+  sleeps: boolean;
+  /** The project files it imports, resolved on first question. */
+  imports: () => readonly string[];
+}
+
+/**
+ * Each module's scan, for one lint generation: every route file of a feature reaches the same
+ * `utils/` and `db` modules, and read, scanned and resolved again for each, they cost more than
+ * the rule they gate.
+ */
+const moduleScans = new Map<string, ModuleScan | null>();
+let scansGeneration = -1;
+
+function moduleScan(file: string): ModuleScan | null {
+  if (scansGeneration !== lintGeneration()) {
+    moduleScans.clear();
+    scansGeneration = lintGeneration();
+  }
+  let scan = moduleScans.get(file);
+  if (scan !== undefined) return scan;
+  const text = readText(file);
+  if (text === null) scan = null;
+  else {
+    let imports: readonly string[] | null = null;
+    scan = { sleeps: textMaySleep(text) || SLEEP_PACKAGE_TEXT.test(text), imports: () => (imports ??= scannedLocalImports(file, text)) };
+  }
+  moduleScans.set(file, scan);
+  return scan;
 }
 
 const SLEEP_PACKAGE_TEXT = /['"](?:delay|sleep-promise|p-retry|async-retry|exponential-backoff|promise-retry|rxjs(?:\/operators)?)['"]/;
