@@ -15,3 +15,29 @@ export function promiseCombinator(sourceCode: Readonly<TSESLint.SourceCode>, cal
   return combinator && isGlobalName(sourceCode, object) ? method : null;
 }
 
+
+/**
+ * `Promise.all(items.map(async (x) => { try { … } catch { return fallback; } }))`,
+ * `Promise.race([a(), b()])`: a combinator that waits for promises none of which can reject, so it
+ * cannot reject either (as `allSettled` never does). `mapperSettles` judges the one callback of a
+ * `.map(…)` argument, `elementSettles` each element of an array literal; a spread or a hole is
+ * unknown. `Promise.any` rejects for an empty input, so only a non-empty literal counts for it.
+ */
+export function combinatorCannotReject(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  call: TSESTree.CallExpression,
+  mapperSettles: (mapper: TSESTree.Node) => boolean,
+  elementSettles: (element: TSESTree.Node) => boolean,
+): boolean {
+  const method = promiseCombinator(sourceCode, call);
+  if (method === null || method === 'allSettled' || call.arguments.length !== 1) return false;
+  const input = skipTransparent(call.arguments[0]!);
+  if (input.type === AST_NODE_TYPES.ArrayExpression) {
+    if (method === 'any' && input.elements.length === 0) return false;
+    return input.elements.every((e) => e !== null && e.type !== AST_NODE_TYPES.SpreadElement && elementSettles(e));
+  }
+  if (method === 'any' || input.type !== AST_NODE_TYPES.CallExpression || input.callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const mapper = input.arguments[0];
+  return staticPropertyName(input.callee) === 'map' && input.arguments.length === 1 &&
+    mapper !== undefined && mapper.type !== AST_NODE_TYPES.SpreadElement && mapperSettles(mapper);
+}

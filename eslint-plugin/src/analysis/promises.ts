@@ -3,7 +3,8 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
 import { calleeName, findVariable, isFunctionNode, patternNames, returnedValues, skipTransparent, staticPropertyName, walk } from './ast';
-import { getCallGraph } from './callGraph';
+import { getCallGraph, resolveCalleeFunction } from './callGraph';
+import { combinatorCannotReject } from './combinators';
 import type { ModuleRef } from './imports';
 import { normalizeModule, resolveReference } from './imports';
 import type { CheckerServices } from './typeQueries';
@@ -238,9 +239,10 @@ function callbackSettlesAtRunTime(sourceCode: Services, callback: TSESTree.Node)
 }
 
 /**
- * The start of a chain that cannot reject: `Promise.allSettled(…)`, or a call of a function that
- * cannot reject; with `atRunTime`, also one that cannot reject at run time, and a dynamic import
- * of the project's own code (`importsProjectFile`).
+ * The start of a chain that cannot reject: `Promise.allSettled(…)`, `Promise.all/race/any` over
+ * promises that cannot reject (`combinatorCannotReject`), or a call of a function that cannot
+ * reject; with `atRunTime`, also one that cannot reject at run time, and a dynamic import of the
+ * project's own code (`importsProjectFile`).
  */
 function rootCannotReject(sourceCode: Services, root: TSESTree.Node, atRunTime: boolean): boolean {
   const expr = skipTransparent(root);
@@ -252,8 +254,33 @@ function rootCannotReject(sourceCode: Services, root: TSESTree.Node, atRunTime: 
     callee.object.type === AST_NODE_TYPES.Identifier && callee.object.name === 'Promise' && isGlobal(sourceCode, callee.object)) {
     return true;
   }
+  if (combinatorCannotReject(sourceCode, expr, (mapper) => mapperSettles(sourceCode, mapper, atRunTime),
+    (element) => elementSettles(sourceCode, element, atRunTime))) {
+    return true;
+  }
   const origin = syntacticOrigin(sourceCode, expr, 0);
   return origin !== null && (origin.kind === 'local' || origin.kind === 'imported') && !promiseCanReject(sourceCode, expr, origin, atRunTime);
+}
+
+/** A promise a combinator waits for that cannot reject: a root as above, or a chain that cannot (`a().catch(log)`). */
+function elementSettles(sourceCode: Services, element: TSESTree.Node, atRunTime: boolean): boolean {
+  const expr = skipTransparent(element);
+  if (rootCannotReject(sourceCode, expr, atRunTime)) return true;
+  const origin = syntacticOrigin(sourceCode, expr, 0);
+  return origin?.kind === 'chain' && !promiseCanReject(sourceCode, expr, origin, atRunTime);
+}
+
+/**
+ * A `.map(…)` callback (inline, or a function of this file) whose promises cannot reject: an async
+ * body that catches its own errors (`asyncBodyRejection` at run time, `isRejectionGuarded` for
+ * `strict`), or an expression body that is such a promise. Anything else is unknown.
+ */
+function mapperSettles(sourceCode: Services, mapper: TSESTree.Node, atRunTime: boolean): boolean {
+  const expr = skipTransparent(mapper);
+  const fn = isFunctionNode(expr) ? expr : expr.type === AST_NODE_TYPES.Identifier ? resolveCalleeFunction(sourceCode, expr) : null;
+  if (!fn || fn.generator || !fn.body) return false;
+  if (fn.async) return atRunTime ? asyncBodyRejection(sourceCode, fn) === null : isRejectionGuarded(fn, sourceCode);
+  return fn.body.type !== AST_NODE_TYPES.BlockStatement && elementSettles(sourceCode, fn.body, atRunTime);
 }
 
 interface FileWords {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { boundingLibraries, promiseCombinator } from '../../src/analysis';
+import { boundingLibraries, combinatorCannotReject, promiseCombinator } from '../../src/analysis';
 import { parse } from './parse';
 
 describe('promise combinators', () => {
@@ -10,6 +11,31 @@ describe('promise combinators', () => {
 function local(Promise) { Promise.all(d); }`);
     const names = parsed.all(AST_NODE_TYPES.CallExpression).map((c) => promiseCombinator(parsed.sourceCode, c));
     assert.deepEqual(names, ['all', 'allSettled', null, null]);
+  });
+});
+
+describe('combinators that cannot reject', () => {
+  // The judges stand in for the promise analysis: a callee or mapper named `safe` cannot reject.
+  const safeMapper = (node: TSESTree.Node): boolean => node.type === AST_NODE_TYPES.Identifier && node.name === 'safe';
+  const safeElement = (node: TSESTree.Node): boolean => node.type === AST_NODE_TYPES.CallExpression && safeMapper(node.callee);
+  const judge = (code: string): boolean[] => {
+    const parsed = parse(code);
+    return parsed.all(AST_NODE_TYPES.CallExpression)
+      .filter((c) => promiseCombinator(parsed.sourceCode, c) !== null)
+      .map((c) => combinatorCannotReject(parsed.sourceCode, c, safeMapper, safeElement));
+  };
+
+  it('accepts a map or a literal whose promises cannot reject', () => {
+    assert.deepEqual(judge('Promise.all(xs.map(safe)); Promise.race([safe(), safe()]); Promise.any([safe()]); Promise.all([]);'), [true, true, true, true]);
+  });
+
+  it('rejects unknown elements, spreads, other methods, allSettled, and any over a map', () => {
+    assert.deepEqual(
+      judge('Promise.all(xs.map(risky)); Promise.all([safe(), risky()]); Promise.all([...jobs]); Promise.all(xs.filter(safe)); Promise.any(xs.map(safe)); Promise.any([]); Promise.all(jobs);'),
+      [false, false, false, false, false, false, false],
+    );
+    // `allSettled` is judged elsewhere, and never by the elements.
+    assert.deepEqual(judge('Promise.allSettled([risky()]);'), [false]);
   });
 });
 
