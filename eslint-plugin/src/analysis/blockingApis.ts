@@ -30,6 +30,12 @@ export interface BlockingApi {
   twin: AsyncTwin | null;
   /** `crypto.randomBytes` and `randomFillSync` block only for large sizes. */
   sized?: 'randomBytes' | 'randomFillSync';
+  /**
+   * What the call costs when it is not plain work: `metadata` asks or changes one path's
+   * metadata (a single syscall of microseconds); `remove` is `rmSync`/`rmdirSync`, one syscall
+   * unless its options say `recursive`. Absent: content, listings, processes, CPU work.
+   */
+  kind?: 'metadata' | 'remove';
 }
 
 export interface ModuleExportEntry {
@@ -45,6 +51,8 @@ export interface BlockingOptions {
   allow: readonly ModuleExportEntry[];
   /** Bytes above which a synchronous `randomBytes` / `randomFillSync` counts as blocking. */
   randomBytesThreshold: number;
+  /** Helper chains pass over a single metadata call (`isSingleMetadataCall`), as `recommended` does. */
+  quietMetadata?: boolean;
 }
 
 export const DEFAULT_RANDOM_BYTES_THRESHOLD = 65536;
@@ -60,6 +68,20 @@ const FS_PROMISE_TWINS: ReadonlySet<string> = new Set([
   'readFile', 'writeFile', 'appendFile', 'readdir', 'stat', 'lstat', 'mkdir', 'mkdtemp', 'rm', 'rmdir',
   'unlink', 'copyFile', 'cp', 'rename', 'access', 'chmod', 'chown', 'lchown', 'realpath', 'readlink',
   'symlink', 'link', 'truncate', 'utimes', 'lutimes', 'opendir', 'statfs',
+]);
+
+/**
+ * fs calls that ask or change the metadata of one path, each one syscall and no file content:
+ * the async forms queue on the thread pool (threadPoolWork), the sync forms cost microseconds.
+ */
+export const FS_METADATA_CALLS: readonly string[] = [
+  'stat', 'lstat', 'access', 'exists', 'unlink', 'mkdir', 'rename', 'chmod', 'chown', 'lchown',
+  'utimes', 'lutimes', 'realpath', 'readlink', 'symlink', 'link', 'pathExists', 'ensureDir', 'mkdirp',
+];
+
+/** Sync-only metadata calls on top of `FS_METADATA_CALLS`: descriptor metadata and fs-extra aliases. */
+const FS_SYNC_METADATA: ReadonlySet<string> = new Set([
+  ...FS_METADATA_CALLS, 'fstat', 'statfs', 'lchmod', 'fchmod', 'fchown', 'futimes', 'mkdirs',
 ]);
 
 /** fs-extra's own helpers: called without a callback they return a promise of the sync result. */
@@ -118,7 +140,9 @@ export function catalogueEntry(ref: ModuleRef): BlockingApi | null {
       const isSyncExport = path.length === 1 && last.endsWith('Sync') && last !== 'Sync';
       const isNativeRealpath = path.length === 2 && path[0] === 'realpathSync' && last === 'native';
       if (!isSyncExport && !isNativeRealpath) return null;
-      return { name, twin: isSyncExport ? fsTwin(module, last.slice(0, -4)) : null };
+      const base = isSyncExport ? last.slice(0, -4) : 'realpath';
+      const kind = FS_SYNC_METADATA.has(base) ? 'metadata' : base === 'rm' || base === 'rmdir' ? 'remove' : null;
+      return { name, twin: isSyncExport ? fsTwin(module, base) : null, ...(kind ? { kind } : {}) };
     }
     case 'child_process': {
       if (path.length !== 1 || !(last in CHILD_PROCESS)) return null;

@@ -11,6 +11,7 @@ import { busyWait, catalogueEntry, matchBlockingCall, mentionsClock } from './bl
 import { functionName, resolveCalleeFunction, resolveImportedFunction } from './callGraph';
 import { normalizeModule } from './imports';
 import { isOncePerProcess } from './onceOnly';
+import { isRepeatedIn, isSingleMetadataCall } from './singleMetadata';
 import { askChecker } from './typeQueries';
 import { ModuleAnswers } from './localModules';
 
@@ -106,6 +107,11 @@ function chainsFor(
   const memo = new Map<FunctionNode, BlockingChain | null>();
   const program = services?.program ?? null;
   const typed = program && services?.esTreeNodeToTSNodeMap ? createTypedChains(program, options) : null;
+  // A helper called in a loop repeats its one metadata call per element: below it, count them.
+  const loudOptions: BlockingOptions = { ...options, quietMetadata: false };
+  let loud: (ChainAnalysis & ModuleChains) | null = null;
+  const quietStep = (call: TSESTree.CallExpression, fn: FunctionNode): boolean =>
+    options.quietMetadata !== true || !isRepeatedIn(call, fn);
 
   const bodyOf = (fn: FunctionNode): FunctionBody => {
     const body: FunctionBody = { calls: [], loops: [] };
@@ -141,11 +147,11 @@ function chainsFor(
   };
 
   /** `saveDb(x)` with `saveDb` from `./store`: the chain in that module, its links naming their file. */
-  const importedStep = (call: TSESTree.CallExpression, depth: number, hops: number): BlockingChain | null => {
+  const importedStep = (call: TSESTree.CallExpression, depth: number, hops: number, quiet = true): BlockingChain | null => {
     if (hops >= MAX_MODULE_HOPS || depth >= MAX_DEPTH) return null;
     const found = resolveImportedFunction(sourceCode, call.callee);
     if (!found || !isPlainSync(found.fn)) return null;
-    const inner = moduleChains(found.sourceCode, options).summarize(found.fn, depth + 1, hops + 1);
+    const inner = moduleChains(found.sourceCode, quiet ? options : loudOptions).summarize(found.fn, depth + 1, hops + 1);
     return inner ? { links: inner.links.map((l) => inModule(l, found.file)) } : null;
   };
 
@@ -154,6 +160,7 @@ function chainsFor(
     const body = skip ? { calls: whole.calls.filter((c) => !skip(c)), loops: whole.loops.filter((l) => !skip(l)) } : whole;
     for (const call of body.calls) {
       const direct = matchBlockingCall(sourceCode, call, options);
+      if (direct && options.quietMetadata === true && isSingleMetadataCall(direct, fn)) continue;
       if (direct && !isOncePerProcess(sourceCode, call)) return { links: [localLink(`calls \`${direct.api.name}\``, call)] };
     }
     if (mentionsClock(sourceCode)) {
@@ -169,10 +176,12 @@ function chainsFor(
       if (target) {
         // An immediately invoked function's body was scanned as part of this one.
         if (!isPlainSync(target) || target === skipTransparent(call.callee)) continue;
-        const inner = summarize(target, depth + 1, hops);
+        const inner = quietStep(call, fn)
+          ? summarize(target, depth + 1, hops)
+          : (loud ??= chainsFor(sourceCode, loudOptions, services)).summarize(target, depth + 1, hops);
         if (inner) return { links: [localLink(`calls \`${functionName(target) ?? 'an anonymous function'}()\``, call), ...inner.links] };
       } else {
-        const imported = importedStep(call, depth, hops);
+        const imported = importedStep(call, depth, hops, quietStep(call, fn));
         if (imported) return { links: [localLink(`calls \`${calleeLabel(call)}()\``, call), ...imported.links] };
         const inner = typedChain(call);
         if (inner) return inner;

@@ -3,6 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
 import { isFunctionNode, skipTransparent, walk } from './ast';
 import { resolveCalleeFunction, runningFunction } from './callGraph';
+import { FS_METADATA_CALLS } from './blockingApis';
 import { isSerializedWork } from './dataSources';
 import { refMatches, resolveReference } from './imports';
 
@@ -14,10 +15,7 @@ type Services = Readonly<TSESLint.SourceCode>;
  * Reads, writes, copies and opens are left out: each keeps a descriptor open from open to close,
  * so thousands at once run out of them (EMFILE).
  */
-const METADATA_CALLS: readonly string[] = [
-  'stat', 'lstat', 'access', 'exists', 'rm', 'rmdir', 'unlink', 'mkdir', 'rename', 'chmod', 'chown', 'lchown',
-  'utimes', 'lutimes', 'realpath', 'readlink', 'symlink', 'link', 'pathExists', 'remove', 'ensureDir', 'mkdirp',
-];
+const METADATA_CALLS: readonly string[] = [...FS_METADATA_CALLS, 'rm', 'rmdir', 'remove'];
 
 function isMetadataCall(sourceCode: Services, call: TSESTree.CallExpression): boolean {
   const ref = resolveReference(sourceCode, skipTransparent(call.callee));

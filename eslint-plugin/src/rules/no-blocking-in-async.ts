@@ -2,7 +2,7 @@ import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type {
-  AsyncContext, AsyncTwin, BlockingChain, BlockingOptions, HandlerRegistration, InFlight, WaitLoop, ModuleExportEntry,
+  AsyncContext, AsyncTwin, BlockingChain, BlockingOptions, ChainAnalysis, HandlerRegistration, InFlight, WaitLoop, ModuleExportEntry,
 } from '../analysis';
 import {
   DEFAULT_RANDOM_BYTES_THRESHOLD,
@@ -17,6 +17,8 @@ import {
   isOncePerProcess,
   isDevOnly,
   isPlainSync,
+  isRepeatedIn,
+  isSingleMetadataCall,
   isStartupPhase,
   matchBlockingCall,
   mayBlock,
@@ -116,9 +118,12 @@ export default createRule<Options, MessageId>({
       return problems.length > 0 ? { Program: checkSettings } : {};
     }
     const checkHelpers = options.checkHelpers !== false;
-    let chains: ReturnType<typeof createChainAnalysis> | null = null;
-    const chainAnalysis = (): ReturnType<typeof createChainAnalysis> =>
-      (chains ??= createChainAnalysis(sourceCode, blocking, typed));
+    // `quiet`: chains pass over a helper's single metadata call (recommended, unless the helper runs in a loop).
+    let chains: ChainAnalysis | null = null;
+    let quietChains: ChainAnalysis | null = null;
+    const chainAnalysis = (quiet: boolean): ChainAnalysis => quiet
+      ? (quietChains ??= createChainAnalysis(sourceCode, { ...blocking, quietMetadata: true }, typed))
+      : (chains ??= createChainAnalysis(sourceCode, blocking, typed));
     const filename = context.filename;
     const strict = isStrict(context);
     const handlersPossible = mayRegisterHandlers(sourceCode, filename);
@@ -164,7 +169,7 @@ export default createRule<Options, MessageId>({
       found: RunContext,
       data: Record<string, string>,
       evidence: ReturnType<typeof evidenceAt>[],
-      suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = [],
+      suggest: Suggestion[] = [],
     ): void {
       // Asked only of what would be reported: the phase may read the files that call this one.
       if (quietHere(node, found.asyncFunction)) return;
@@ -196,7 +201,8 @@ export default createRule<Options, MessageId>({
       }
       const direct = matchBlockingCall(sourceCode, call, blocking);
       // Lazy initialisation and memoised reads stall once, at first use; that is not per request.
-      if (direct && isOncePerProcess(sourceCode, call)) return;
+      // One metadata syscall (`existsSync(p)`, not in a loop) takes microseconds: strict reports it.
+      if (direct && (isOncePerProcess(sourceCode, call) || (!strict && isSingleMetadataCall(direct, ctx.asyncFunction)))) return;
       if (direct) {
         const suggestion = direct.api.twin ? twinSuggestion(call, direct.api.twin, ctx) : null;
         report(call, 'blockingCall', ctx, { name: direct.api.name }, [], suggestion ? [suggestion] : []);
@@ -211,17 +217,18 @@ export default createRule<Options, MessageId>({
       const target = resolveCalleeFunction(sourceCode, call.callee);
       let chain: BlockingChain | null = null;
       let callee: string | null = null;
+      const chainsHere = chainAnalysis(!strict && !isRepeatedIn(call, ctx.asyncFunction));
       if (target) {
         // An immediately invoked function is part of the async code itself; its calls are checked directly.
         if (target === skipTransparent(call.callee) || !isPlainSync(target)) return;
         // `abort()` before `dest` is assigned: its `dest && fs.existsSync(dest)` does not run from here.
-        chain = chainAnalysis().helperChain(target, unsetGuard(sourceCode, call, target) ?? undefined);
+        chain = chainsHere.helperChain(target, unsetGuard(sourceCode, call, target) ?? undefined);
         callee = functionName(target) ?? 'function';
       } else {
         // A helper exported by one of the project's modules: its chain, in that module's files.
-        chain = blockingReachable ? chainAnalysis().importedChain(call) : null;
+        chain = blockingReachable ? chainsHere.importedChain(call) : null;
         if (!chain && typed) {
-          chain = chainAnalysis().typedChain(call);
+          chain = chainsHere.typedChain(call);
           if (chain) chain = { links: chain.links.slice(1) };
         }
         callee = chain ? calleeText(call) : null;
@@ -258,11 +265,7 @@ export default createRule<Options, MessageId>({
       for (const { call, ctx } of helperCalls) checkHelperCall(call, ctx);
     }
 
-    function twinSuggestion(
-      call: TSESTree.CallExpression,
-      twin: AsyncTwin,
-      ctx: RunContext,
-    ): TSESLint.SuggestionReportDescriptor<MessageId> | null {
+    function twinSuggestion(call: TSESTree.CallExpression, twin: AsyncTwin, ctx: RunContext): Suggestion | null {
       // `await` is only valid in the async function's own body, not in a callback or a parameter default.
       if (ctx.via.length > 0) return null;
       const rewrite = asyncTwinRewrite(sourceCode, call, twin, ctx.asyncFunction);
@@ -280,6 +283,8 @@ export default createRule<Options, MessageId>({
     };
   },
 });
+
+type Suggestion = TSESLint.SuggestionReportDescriptor<MessageId>;
 
 /** Async code, or a function a server framework runs per request (then `registration` says how). */
 type RunContext = AsyncContext & { registration?: HandlerRegistration; inFlight?: InFlight };

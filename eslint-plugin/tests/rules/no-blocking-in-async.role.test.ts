@@ -130,9 +130,9 @@ main();` }] }],
     },
     // A scripts/ folder below src/ is not a package's scripts folder.
     {
-      code: `const fs = require('node:fs');\nmodule.exports = async () => fs.statSync('a');`,
+      code: `const fs = require('node:fs');\nmodule.exports = async () => fs.readFileSync('a');`,
       filename: file('src/scripts/notRoot.js'),
-      errors: [{ messageId: 'blockingCall', line: 2, column: 30, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');\nmodule.exports = async () => await fs.promises.stat('a');` }] }],
+      errors: [{ messageId: 'blockingCall', line: 2, column: 30, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');\nmodule.exports = async () => await fs.promises.readFile('a');` }] }],
     },
     // `longLived` wins over what the package says.
     {

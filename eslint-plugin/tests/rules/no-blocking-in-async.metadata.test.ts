@@ -1,0 +1,111 @@
+import type { TestCaseError } from '@typescript-eslint/rule-tester';
+import type { MessageId, Options } from '../../src/rules/no-blocking-in-async';
+import rule from '../../src/rules/no-blocking-in-async';
+import { createRecommendedRuleTester, createRuleTester } from '../ruleTester';
+
+// One metadata syscall per request (`existsSync`, `statSync`, a recursive `mkdirSync` of one
+// directory) costs microseconds: `recommended` leaves it to `strict`. Repeated in a loop or over a
+// listing, and every call that reads or writes content, lists, removes recursively, runs a process
+// or does CPU work, is reported by both.
+const FS = `import fs from 'node:fs';\n`;
+const route = (body: string): string => `${FS}import express from 'express';\nconst app = express();\napp.post('/upload', (req, res) => {\n${body}\n  res.end();\n});`;
+
+const remove = `${FS}export async function remove(p: string) {\n  if (!fs.existsSync(p)) return;\n  if (fs.lstatSync(p).isDirectory()) throw new Error('dir');\n  fs.unlinkSync(p);\n}`;
+const twin = (from: string, to: string): { messageId: 'useAsyncTwin'; output: string }[] => [{ messageId: 'useAsyncTwin', output: remove.replace(from, to) }];
+const drop = `${FS}export async function drop(p: string) { fs.rmSync(p, { force: true }); }`;
+
+/** Single metadata calls, with what `strict` reports for each. */
+const singleCalls: { code: string; strict: TestCaseError<MessageId>[] }[] = [
+  {
+    code: remove,
+    strict: [
+      { messageId: 'blockingCall', line: 3, suggestions: twin('fs.existsSync(p)', 'await fs.promises.access(p).then(() => true, () => false)') },
+      { messageId: 'blockingCall', line: 4, suggestions: twin('fs.lstatSync(p)', '(await fs.promises.lstat(p))') },
+      { messageId: 'blockingCall', line: 5, suggestions: twin('fs.unlinkSync(p)', 'await fs.promises.unlink(p)') },
+    ],
+  },
+  {
+    code: route(`  const dir = '/srv/uploads/' + req.query.bucket;\n  fs.mkdirSync(dir, { recursive: true });\n  fs.accessSync(dir);`),
+    strict: [{ messageId: 'blockingCall', line: 6, suggestions: [] }, { messageId: 'blockingCall', line: 7, suggestions: [] }],
+  },
+  // The loop only goes on while the name it just made up is taken.
+  { code: route(`  let name;\n  do { name = String(Math.random()); } while (fs.existsSync(name));`), strict: [{ messageId: 'blockingCall', line: 6, suggestions: [] }] },
+  {
+    code: drop,
+    strict: [{ messageId: 'blockingCall', suggestions: [{ messageId: 'useAsyncTwin', output: drop.replace('fs.rmSync', 'await fs.promises.rm') }] }],
+  },
+  // A synchronous helper with one metadata call, called once.
+  {
+    code: `${FS}function logoPath(p: string) { return fs.existsSync(p) ? p : null; }\nexport async function send(p: string) { return logoPath(p); }`,
+    strict: [{ messageId: 'blockingHelper', line: 3 }],
+  },
+  // The Promise executor runs once.
+  {
+    code: `${FS}export async function size(p: string) { return new Promise((resolve) => resolve(fs.statSync(p).size)); }`,
+    strict: [{ messageId: 'blockingCall', suggestions: [] }],
+  },
+];
+
+createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (recommended: metadata calls)', rule as never, {
+  valid: singleCalls.map(({ code }) => ({ code, filename: 'src/files.ts' })),
+  invalid: [
+    {
+      // The same call, once per path the request sends.
+      code: route(`  for (const p of req.body.paths) fs.statSync(p);`),
+      filename: 'src/files.ts',
+      errors: [{ messageId: 'blockingCall', line: 5 }],
+    },
+    {
+      code: `${FS}export async function sizes(dir: string) {\n  return fs.readdirSync(dir).map((f) => fs.statSync(f).size);\n}`,
+      filename: 'src/files.ts',
+      errors: [
+        { messageId: 'blockingCall', line: 3, column: 10, suggestions: [{ messageId: 'useAsyncTwin', output: `${FS}export async function sizes(dir: string) {\n  return (await fs.promises.readdir(dir)).map((f) => fs.statSync(f).size);\n}` }] },
+        { messageId: 'blockingCall', line: 3, column: 41, suggestions: [] },
+      ],
+    },
+    {
+      code: `${FS}export async function read(p: string) { if (fs.existsSync(p)) return fs.readFileSync(p, 'utf8'); }`,
+      filename: 'src/files.ts',
+      errors: [{ messageId: 'blockingCall', column: 70, suggestions: [{ messageId: 'useAsyncTwin', output: `${FS}export async function read(p: string) { if (fs.existsSync(p)) return await fs.promises.readFile(p, 'utf8'); }` }] }],
+    },
+    {
+      code: `${FS}export async function wipe(p: string) { fs.rmSync(p, { recursive: true, force: true }); }`,
+      filename: 'src/files.ts',
+      errors: [{ messageId: 'blockingCall', suggestions: [{ messageId: 'useAsyncTwin', output: `${FS}export async function wipe(p: string) { await fs.promises.rm(p, { recursive: true, force: true }); }` }] }],
+    },
+    {
+      // Options in a variable may say `recursive`.
+      code: `${FS}const opts = { recursive: true };\nexport async function wipe(p: string) { fs.rmdirSync(p, opts); }`,
+      filename: 'src/files.ts',
+      errors: [{ messageId: 'blockingCall', suggestions: [{ messageId: 'useAsyncTwin', output: `${FS}const opts = { recursive: true };\nexport async function wipe(p: string) { await fs.promises.rmdir(p, opts); }` }] }],
+    },
+    {
+      code: `import bcrypt from 'bcryptjs';\nimport fs from 'node:fs';\nexport async function login(p: string, hash: string) { fs.existsSync(hash); return bcrypt.compareSync(p, hash); }`,
+      filename: 'src/files.ts',
+      errors: [{ messageId: 'blockingCall', column: 84, suggestions: [{ messageId: 'useAsyncTwin', output: `import bcrypt from 'bcryptjs';\nimport fs from 'node:fs';\nexport async function login(p: string, hash: string) { fs.existsSync(hash); return await bcrypt.compare(p, hash); }` }] }],
+    },
+    {
+      // A helper with a single metadata call, called in a loop over request data.
+      code: `${FS}function isFile(p: string) { return fs.statSync(p).isFile(); }\nexport async function check(paths: string[]) { return paths.filter((p) => isFile(p)); }`,
+      filename: 'src/files.ts',
+      errors: [{ messageId: 'blockingHelper', line: 3 }],
+    },
+    {
+      // A helper whose metadata call is fine but which also reads content.
+      code: `${FS}function load(p: string) { return fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : ''; }\nexport async function send(p: string) { return load(p); }`,
+      filename: 'src/files.ts',
+      errors: [{ messageId: 'blockingHelper', line: 3 }],
+    },
+    {
+      // A `while` loop whose test does more than probe the path iterates over data.
+      code: route(`  let i = 0;\n  while (i < req.body.paths.length && fs.existsSync(req.body.paths[i])) i++;`),
+      filename: 'src/files.ts',
+      errors: [{ messageId: 'blockingCall', line: 6 }],
+    },
+  ],
+});
+
+createRuleTester().run<MessageId, Options>('no-blocking-in-async (strict: metadata calls)', rule as never, {
+  valid: [],
+  invalid: singleCalls.map(({ code, strict }) => ({ code, filename: 'src/files.ts', errors: strict })),
+});
