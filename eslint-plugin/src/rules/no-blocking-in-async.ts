@@ -2,7 +2,7 @@ import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type {
-  AsyncContext, AsyncTwin, BlockingChain, BlockingOptions, ChainAnalysis, HandlerRegistration, InFlight, WaitLoop, ModuleExportEntry,
+  AsyncTwin, BlockingChain, BlockingOptions, ChainAnalysis, WaitLoop, ModuleExportEntry,
 } from '../analysis';
 import {
   DEFAULT_RANDOM_BYTES_THRESHOLD,
@@ -35,6 +35,7 @@ import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
 import { evidenceAt, recordEvidence } from '../util/evidence';
 import { asyncTwinRewrite } from '../util/asyncTwinFix';
+import { calleeText, describeWhere, type RunContext } from '../util/blockingReports';
 import { getSharedSettings, isStrict } from '../util/settings';
 
 export type Options = [
@@ -285,29 +286,3 @@ export default createRule<Options, MessageId>({
 });
 
 type Suggestion = TSESLint.SuggestionReportDescriptor<MessageId>;
-
-/** Async code, or a function a server framework runs per request (then `registration` says how). */
-type RunContext = AsyncContext & { registration?: HandlerRegistration; inFlight?: InFlight };
-
-function describeWhere(ctx: RunContext): string {
-  const fn = ctx.asyncFunction;
-  const name = functionName(fn);
-  const line = fn.loc.start.line;
-  const kind = ctx.registration ? `${frameworkName(ctx.registration)} ${ctx.registration.role}` : 'async function';
-  const article = /^(?:[aeiou]|HTTP)/.test(kind) ? 'an' : 'a';
-  const own = name ? `${kind} \`${name}\` (line ${line})` : `${article} ${kind} (line ${line})`;
-  return ctx.via.length > 0 ? `a callback that runs synchronously inside ${own}` : own;
-}
-
-function calleeText(call: TSESTree.CallExpression): string {
-  const callee = skipTransparent(call.callee);
-  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
-  if (callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed && callee.property.type === AST_NODE_TYPES.Identifier) {
-    return callee.property.name;
-  }
-  return 'function';
-}
-
-function frameworkName(registration: HandlerRegistration): string {
-  return registration.framework === 'node:http' ? 'HTTP server' : registration.framework;
-}

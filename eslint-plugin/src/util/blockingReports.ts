@@ -1,0 +1,32 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { AsyncContext, HandlerRegistration, InFlight } from '../analysis';
+import { functionName, skipTransparent } from '../analysis';
+
+/** How no-blocking-in-async words where a blocking call runs and what it calls. */
+
+/** Async code, or a function a server framework runs per request (then `registration` says how). */
+export type RunContext = AsyncContext & { registration?: HandlerRegistration; inFlight?: InFlight };
+
+export function describeWhere(ctx: RunContext): string {
+  const fn = ctx.asyncFunction;
+  const name = functionName(fn);
+  const line = fn.loc.start.line;
+  const kind = ctx.registration ? `${frameworkName(ctx.registration)} ${ctx.registration.role}` : 'async function';
+  const article = /^(?:[aeiou]|HTTP)/.test(kind) ? 'an' : 'a';
+  const own = name ? `${kind} \`${name}\` (line ${line})` : `${article} ${kind} (line ${line})`;
+  return ctx.via.length > 0 ? `a callback that runs synchronously inside ${own}` : own;
+}
+
+export function calleeText(call: TSESTree.CallExpression): string {
+  const callee = skipTransparent(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
+  if (callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed && callee.property.type === AST_NODE_TYPES.Identifier) {
+    return callee.property.name;
+  }
+  return 'function';
+}
+
+function frameworkName(registration: HandlerRegistration): string {
+  return registration.framework === 'node:http' ? 'HTTP server' : registration.framework;
+}
