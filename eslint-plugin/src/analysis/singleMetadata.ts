@@ -2,7 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
 import type { BlockingCall } from './blockingApis';
-import { isFunctionNode, skipTransparent } from './ast';
+import { findObjectProperty, isFunctionNode, skipTransparent } from './ast';
 import { isSynchronouslyInvoked } from './asyncContext';
 
 /**
@@ -71,10 +71,9 @@ function isPlainRemove(call: TSESTree.CallExpression): boolean {
   const options = call.arguments[1];
   if (!options) return true;
   const expr = skipTransparent(options);
-  if (expr.type !== AST_NODE_TYPES.ObjectExpression) return false;
-  return expr.properties.every((p) => {
-    if (p.type !== AST_NODE_TYPES.Property || p.computed) return false;
-    const key = p.key.type === AST_NODE_TYPES.Identifier ? p.key.name : p.key.type === AST_NODE_TYPES.Literal ? String(p.key.value) : null;
-    return key !== 'recursive' || (p.value.type === AST_NODE_TYPES.Literal && p.value.value === false);
-  });
+  if (expr.type !== AST_NODE_TYPES.ObjectExpression || expr.properties.some((p) => p.type !== AST_NODE_TYPES.Property || p.computed)) {
+    return false;
+  }
+  const recursive = findObjectProperty(expr, 'recursive');
+  return !recursive || (recursive.value.type === AST_NODE_TYPES.Literal && recursive.value.value === false);
 }

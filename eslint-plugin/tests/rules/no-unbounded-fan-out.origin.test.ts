@@ -2,15 +2,10 @@ import type { MessageId, Options } from '../../src/rules/no-unbounded-fan-out';
 import rule from '../../src/rules/no-unbounded-fan-out';
 import type { InvalidTestCase, ValidTestCase } from '@typescript-eslint/rule-tester';
 import { createRecommendedRuleTester, createRuleTester, fixture } from '../ruleTester';
+import { dropped, report } from './fanOutErrors';
 
 // The folder declares neither p-map nor p-limit, so no case carries suggestions.
 const NONE = fixture('fan-out/none/batch.ts');
-
-const report = (line: number, column = 9): InvalidTestCase<MessageId, Options>['errors'][number] =>
-  ({ messageId: 'unboundedFanOut', line, column, suggestions: [] });
-
-const dropped = (line: number, method: string, source: string): InvalidTestCase<MessageId, Options>['errors'][number] =>
-  ({ messageId: 'unawaitedFanOut', line, column: 3, data: { method, source, remedy: 'Add `p-map` (or `p-limit`) to package.json and bound it to 8 at a time.' }, suggestions: [] });
 
 // --- collections whose size comes from data: reported under both presets ---
 const fromData: InvalidTestCase<MessageId, Options>[] = [
