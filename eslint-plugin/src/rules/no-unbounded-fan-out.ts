@@ -108,6 +108,8 @@ export default createRule<Options, MessageId>({
       // A name guess (`this.plugins`, `s.closeAll()`) speaks only for values nothing else is
       // known about, which only strict reports; a collection of rows is reported whatever it is called.
       if (fanOut.guess && origin !== 'data') return false;
+      // A list the code cuts into slices is one its author expects to be long, wherever it comes from.
+      if (fanOut.size.kind === 'chunk' && origin === 'unknown') return true;
       return origin === 'data' || strict;
     }
 

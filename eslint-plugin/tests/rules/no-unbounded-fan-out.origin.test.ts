@@ -332,14 +332,26 @@ export async function run() {
   const { rows } = await pool.query('select * from users');
   rows.forEach(async (r) => { await send(r.email); });
 }`;
+// Slices of a list of unknown origin: cutting it into slices says it is long, so both presets report it.
+const CHUNKED_PARAMETER = `import { summarise } from './llm';
+export async function run(tickets: string[]) {
+  for (let i = 0; i < tickets.length; i += 20) {
+    await Promise.all(tickets.slice(i, i + 20).map((t) => summarise(t)));
+  }
+}`;
+const chunked = { messageId: 'chunkedBatch' as const, line: 4, column: 11, suggestions: [] };
+// Near miss: slices of the program's own hand-written list are bounded by construction.
+const CHUNKED_LITERAL = CHUNKED_PARAMETER.replace('export async function run(tickets: string[]) {', "const tickets = ['a', 'b', 'c'];\nexport async function run() {");
+
 // Near miss: the callback catches its own errors, so only the burst is left to report.
 const GUARDED_FOR_EACH = OWNED_BY_ORPHANED.replace('{ await send(r.email); }', '{ try { await send(r.email); } catch (error) { console.error(error); } }');
 
 createRecommendedRuleTester().run('no-unbounded-fan-out (recommended, by origin)', rule, {
-  valid: [...quietInRecommended, ...quietInBoth, OWNED_BY_ORPHANED].map((c) => (typeof c === 'string' ? { code: c, filename: NONE } : { filename: NONE, ...c })),
+  valid: [...quietInRecommended, ...quietInBoth, OWNED_BY_ORPHANED, CHUNKED_LITERAL].map((c) => (typeof c === 'string' ? { code: c, filename: NONE } : { filename: NONE, ...c })),
   invalid: [
     ...fromData.map((c) => ({ filename: NONE, ...c })),
     { code: GUARDED_FOR_EACH, filename: NONE, errors: [dropped(6, 'forEach', 'rows')] },
+    { code: CHUNKED_PARAMETER, filename: NONE, errors: [chunked] },
   ],
 });
 
