@@ -146,16 +146,18 @@ export default createRule<Options, MessageId>({
     let oneShot: boolean | null = null;
     let inFlight: ReturnType<typeof inFlightWork> = null;
     /**
-     * One-shot code (a CLI, a migration, a test) and startup (`main()` before it listens, NestJS's
-     * onModuleInit) share the loop with nothing, unless they start concurrent work themselves;
-     * code that runs only outside production serves no production traffic.
+     * One-shot code (a CLI, a migration, a test) serves nobody while it blocks: even its own
+     * concurrent work only finishes later. Startup (`main()` before it listens, NestJS's
+     * onModuleInit) shares the loop with nothing, unless it starts concurrent work itself; code
+     * that runs only outside production serves no production traffic.
      */
     function quietHere(node: TSESTree.Node, fn: RunContext['asyncFunction']): boolean {
       inFlight = null;
       if (strict) return false;
       if (isDevOnly(sourceCode, node)) return true;
       oneShot ??= processRole(context).role === 'one-shot';
-      if (!oneShot && !isStartupPhase(sourceCode, fn, node)) return false;
+      if (oneShot) return true;
+      if (!isStartupPhase(sourceCode, fn, node)) return false;
       inFlight = inFlightWork(sourceCode, node, fn);
       return inFlight === null;
     }

@@ -5,9 +5,9 @@ import { createRecommendedRuleTester, createRuleTester, fixture } from '../ruleT
 
 // The process a file runs in, from the workspace in fixtures/roles: package.json scripts and bin,
 // jest's setup files, a knexfile, a shebang, a server's start script. One-shot code and startup
-// share the event loop with nothing, so `recommended` reports a blocking call there only where the
-// code itself has other async work in flight (a fan-out, a task started beside it); `strict`
-// reports every one. The serving path is reported as before.
+// share the event loop with nothing: `recommended` never reports a blocking call in one-shot code,
+// and at startup only where the code itself has other async work in flight (a fan-out, a task
+// started beside it); `strict` reports every one. The serving path is reported as before.
 const file = (relative: string): string => fixture(`roles/${relative}`);
 
 const MIGRATE = file('scripts/migrate.js');
@@ -37,6 +37,30 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     { code: `#!/usr/bin/env node\nconst fs = require('node:fs');\n(async () => { fs.readFileSync('a'); })();`, filename: file('src/orphan.js') },
     // In a fan-out, but read once per process: still never reported.
     { code: `const fs = require('node:fs');\nlet schema;\nasync function main(files) {\n  await Promise.all(files.map(async (f) => { schema ??= fs.readFileSync('schema.json'); return f; }));\n}\nmain([]);`, filename: MIGRATE },
+    // One-shot work in flight beside the call (a fan-out, a helper the fan-out calls, a task
+    // started before it): the process finishes later, and no one else is waiting on it.
+    { code: `const fs = require('node:fs');
+async function main(files) {
+  await Promise.all(files.map(async (f) => {
+    const text = fs.readFileSync(f, 'utf8');
+    await upload(text);
+  }));
+}
+async function upload(t) { return t; }
+main([]);`, filename: MIGRATE },
+    { code: `const { execSync } = require('node:child_process');
+async function build(pkg) { execSync('npm pack', { cwd: pkg }); }
+async function main(pkgs) { await Promise.all(pkgs.map((p) => build(p))); }
+main([]);`, filename: file('src/tools/reset.ts') },
+    { code: `const fs = require('node:fs');
+async function main() {
+  const pending = fetchAll();
+  const local = fs.readFileSync('local.json');
+  await pending;
+  return local;
+}
+async function fetchAll() {}
+main();`, filename: MIGRATE },
     // A task that was already awaited is no longer in flight.
     { code: `const fs = require('node:fs');\nasync function main() {\n  const p = fetchAll();\n  await p;\n  fs.readFileSync('a');\n}\nasync function fetchAll() {}\nmain();`, filename: MIGRATE },
     { code: exported, filename: MIGRATE },
@@ -45,63 +69,6 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     { code: `const fs = require('node:fs');\nasync function main() {\n  const key = fs.readFileSync('key.pem');\n  app.listen(443, key);\n}\nmain();`, filename: SERVER },
   ],
   invalid: [
-    // One-shot, but a fan-out: the other reads wait for this one.
-    {
-      code: `const fs = require('node:fs');
-async function main(files) {
-  await Promise.all(files.map(async (f) => {
-    const text = fs.readFileSync(f, 'utf8');
-    await upload(text);
-  }));
-}
-async function upload(t) { return t; }
-main([]);`,
-      filename: MIGRATE,
-      errors: [{ messageId: 'blockingCall', line: 4, column: 18, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');
-async function main(files) {
-  await Promise.all(files.map(async (f) => {
-    const text = await fs.promises.readFile(f, 'utf8');
-    await upload(text);
-  }));
-}
-async function upload(t) { return t; }
-main([]);` }] }],
-    },
-    // One-shot, in a helper the fan-out calls.
-    {
-      code: `const { execSync } = require('node:child_process');
-async function build(pkg) { execSync('npm pack', { cwd: pkg }); }
-async function main(pkgs) { await Promise.all(pkgs.map((p) => build(p))); }
-main([]);`,
-      filename: file('src/tools/reset.ts'),
-      errors: [{ messageId: 'blockingCall', line: 2, column: 29, suggestions: [{ messageId: 'useAsyncTwin', output: `const { execSync, exec } = require('node:child_process');
-const { promisify } = require('node:util');
-async function build(pkg) { await promisify(exec)('npm pack', { cwd: pkg }); }
-async function main(pkgs) { await Promise.all(pkgs.map((p) => build(p))); }
-main([]);` }] }],
-    },
-    // One-shot, with a task started beside it and awaited after.
-    {
-      code: `const fs = require('node:fs');
-async function main() {
-  const pending = fetchAll();
-  const local = fs.readFileSync('local.json');
-  await pending;
-  return local;
-}
-async function fetchAll() {}
-main();`,
-      filename: MIGRATE,
-      errors: [{ messageId: 'blockingCall', line: 4, column: 17, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');
-async function main() {
-  const pending = fetchAll();
-  const local = await fs.promises.readFile('local.json');
-  await pending;
-  return local;
-}
-async function fetchAll() {}
-main();` }] }],
-    },
     // Startup with a task in flight: the warm-up waits for the read.
     {
       code: `const fs = require('node:fs');
@@ -160,6 +127,64 @@ main();` }] }],
 createRuleTester().run<MessageId, Options>('no-blocking-in-async (strict: process role)', rule as never, {
   valid: [],
   invalid: [
+    // One-shot work in flight beside the blocking call: recommended is quiet (it serves nobody), strict reports it.
+    // A fan-out: the other reads wait for this one.
+    {
+      code: `const fs = require('node:fs');
+async function main(files) {
+  await Promise.all(files.map(async (f) => {
+    const text = fs.readFileSync(f, 'utf8');
+    await upload(text);
+  }));
+}
+async function upload(t) { return t; }
+main([]);`,
+      filename: MIGRATE,
+      errors: [{ messageId: 'blockingCall', line: 4, column: 18, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');
+async function main(files) {
+  await Promise.all(files.map(async (f) => {
+    const text = await fs.promises.readFile(f, 'utf8');
+    await upload(text);
+  }));
+}
+async function upload(t) { return t; }
+main([]);` }] }],
+    },
+    // One-shot, in a helper the fan-out calls.
+    {
+      code: `const { execSync } = require('node:child_process');
+async function build(pkg) { execSync('npm pack', { cwd: pkg }); }
+async function main(pkgs) { await Promise.all(pkgs.map((p) => build(p))); }
+main([]);`,
+      filename: file('src/tools/reset.ts'),
+      errors: [{ messageId: 'blockingCall', line: 2, column: 29, suggestions: [{ messageId: 'useAsyncTwin', output: `const { execSync, exec } = require('node:child_process');
+const { promisify } = require('node:util');
+async function build(pkg) { await promisify(exec)('npm pack', { cwd: pkg }); }
+async function main(pkgs) { await Promise.all(pkgs.map((p) => build(p))); }
+main([]);` }] }],
+    },
+    // One-shot, with a task started beside it and awaited after.
+    {
+      code: `const fs = require('node:fs');
+async function main() {
+  const pending = fetchAll();
+  const local = fs.readFileSync('local.json');
+  await pending;
+  return local;
+}
+async function fetchAll() {}
+main();`,
+      filename: MIGRATE,
+      errors: [{ messageId: 'blockingCall', line: 4, column: 17, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');
+async function main() {
+  const pending = fetchAll();
+  const local = await fs.promises.readFile('local.json');
+  await pending;
+  return local;
+}
+async function fetchAll() {}
+main();` }] }],
+    },
     {
       code: sequential,
       filename: MIGRATE,
