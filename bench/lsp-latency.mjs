@@ -1,6 +1,7 @@
 // Latency and memory of the built language server (server/dist/server.js) over stdio, against the
 // floor every ESLint-based server pays: Linter.verify with the parser and one trivial core rule.
 //   node bench/lsp-latency.mjs [--edits 200] [--rss-edits 1000] [--no-typed] [--typed-only] [--sizes 1k,1k-declare,5k]
+//                              [--against <copy of server/dist>/server.js]
 // The server parses its syntactic path with oxc's native parser; ASYNC_HAZARDS_NATIVE_PARSER=off in
 // the environment measures it with @typescript-eslint/parser instead. Each row says which parsed.
 // Prints p50/p95/p99 per file and mode, the ratio to the floor measured in the same run (floor and
@@ -35,6 +36,8 @@ const RSS_EDITS = flag('--rss-edits', 1000);
 const TYPED = !args.includes('--no-typed');
 const SYNTACTIC = !args.includes('--typed-only');
 const SIZES = args.includes('--sizes') ? args[args.indexOf('--sizes') + 1].split(',') : ['1k', '1k-declare', '1k-imports', '5k'];
+// Another build's server.js (a copy of server/dist from an earlier commit), measured on the same edits.
+const AGAINST = args.includes('--against') ? path.resolve(args[args.indexOf('--against') + 1]) : null;
 const LABELS = { '1k': '1k lines', '1k-declare': '1k lines, declare+overloads', '1k-imports': '1k lines, imports local modules', '5k': '5k lines' };
 
 /** A service-like module: imports, types, classes, async functions, some hazards for the rules to find. */
@@ -271,9 +274,9 @@ async function rssKb(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
 }
 
-async function startServer(folder, settings) {
+async function startServer(folder, settings, file = serverPath) {
   const started = performance.now();
-  const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [file, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   connection.onRequest((method, params) => {
     if (method === 'workspace/configuration') return params.items.map(() => settings);
@@ -321,38 +324,53 @@ function floorVerify(linter, text, filename) {
 }
 
 async function measure(server, file, text, edits, warmup) {
+  const [r] = await measureAll([server], file, text, edits, warmup);
+  return r;
+}
+
+/**
+ * Every server gets the same edits, one after the other after the floor's verify of the same
+ * text, the order turning each edit, so a second build (`--against`) meets the same load.
+ */
+async function measureAll(servers, file, text, edits, warmup) {
   const uri = pathToFileURL(file).href;
   const linter = new Linter({ cwd: path.dirname(file) });
-  const crashesBefore = server.crashes.length;
-  let version = 1;
-  await server.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version, text } });
-  const firstStart = performance.now();
-  await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
-  const first = performance.now() - firstStart;
-  const server_ = [];
+  const runs = [];
+  for (const server of servers) {
+    const crashesBefore = server.crashes.length;
+    await server.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text } });
+    const firstStart = performance.now();
+    await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+    runs.push({ server, crashesBefore, first: performance.now() - firstStart, times: [], findings: 0 });
+    server.lintTimes.length = 0;
+    server.parsers.clear();
+  }
   const floor = [];
-  server.lintTimes.length = 0;
-  server.parsers.clear();
   let current = text;
-  let findings = 0;
+  let version = 1;
   for (let n = 0; n < warmup + edits; n++) {
     const { next, change } = editAt(current, n);
     current = next;
     version++;
     const floorMs = floorVerify(linter, current, file);
-    await server.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
-    const t = performance.now();
-    const report = await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
-    const serverMs = performance.now() - t;
-    findings = report.items.length;
-    if (n >= warmup) {
-      server_.push(serverMs);
-      floor.push(floorMs);
+    for (let k = 0; k < runs.length; k++) {
+      const run = runs[(n + k) % runs.length];
+      await run.server.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
+      const t = performance.now();
+      const report = await run.server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+      const serverMs = performance.now() - t;
+      run.findings = report.items.length;
+      if (n >= warmup) run.times.push(serverMs);
     }
+    if (n >= warmup) floor.push(floorMs);
   }
-  await server.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
-  const parsedBy = [...server.parsers].map(([name, n]) => `${name} ×${n}`).join(', ') || 'unknown';
-  return { first, server: stats(server_), floor: stats(floor), findings, core: stats(server.lintTimes.slice(warmup)), crashes: server.crashes.slice(crashesBefore), parsedBy };
+  return Promise.all(
+    runs.map(async (run) => {
+      await run.server.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+      const parsedBy = [...run.server.parsers].map(([name, count]) => `${name} ×${count}`).join(', ') || 'unknown';
+      return { first: run.first, server: stats(run.times), floor: stats(floor), findings: run.findings, core: stats(run.server.lintTimes.slice(warmup)), crashes: run.server.crashes.slice(run.crashesBefore), parsedBy };
+    }),
+  );
 }
 
 function report(label, r) {
@@ -434,11 +452,17 @@ async function firstDiagnostics(file, text) {
 
 async function syntacticRuns(files, texts) {
   const syntactic = await startServer(corpus, { typeAware: 'off' });
+  const against = AGAINST ? await startServer(corpus, { typeAware: 'off' }, AGAINST) : null;
   const ttfd = performance.now();
   for (const key of SIZES) {
-    const r = await measure(syntactic, files[key], texts[key], EDITS, 10);
+    const [r, other] = await measureAll(against ? [syntactic, against] : [syntactic], files[key], texts[key], EDITS, 10);
     if (key === '1k') process.stdout.write(`time to first diagnostics after start: ${ms(ttfd - syntactic.started + r.first)}\n`);
     report(`syntactic ${LABELS[key]}`, r);
+    if (other) report(`  against ${args[args.indexOf('--against') + 1]}`, other);
+  }
+  if (against) {
+    against.connection.dispose();
+    against.child.kill();
   }
 
   // RSS over many edits of the 1,000-line file.

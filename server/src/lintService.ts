@@ -6,6 +6,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { TextDocument as TextDocumentImpl } from 'vscode-languageserver-textdocument';
 import { toDiagnostic } from './diagnostics';
 import { describe, type Reporter } from './errors';
+import { IdleCollector } from './idleCollector';
 import type { FileRead } from 'eslint-plugin-async-hazards/project';
 import { importersOf, invalidate as invalidateProjectFile, isReadCurrent } from 'eslint-plugin-async-hazards/project';
 import type { AsyncHazardsLinter, LintNotice, LintResult, OpenDocument } from './lint';
@@ -67,6 +68,9 @@ export class LintService {
   /** Bumped when a module an open document depends on changes: part of its result id. */
   private readonly dependencyStamps = new Map<string, number>();
   private refreshScheduled = false;
+  /** Scavenges after a document's lint, while the editor waits for the user (see idleCollector.ts). */
+  private readonly idle = new IdleCollector();
+  private documentLints = 0;
 
   constructor(
     private readonly connection: Connection,
@@ -257,6 +261,16 @@ export class LintService {
   }
 
   private async lint(uri: string, target: TextDocument, settings: Settings, resultId: string, token?: CancellationToken): Promise<DocumentReport | null> {
+    this.idle.cancel();
+    this.documentLints++;
+    try {
+      return await this.lintNow(uri, target, settings, resultId, token);
+    } finally {
+      if (--this.documentLints === 0) this.idle.schedule();
+    }
+  }
+
+  private async lintNow(uri: string, target: TextDocument, settings: Settings, resultId: string, token?: CancellationToken): Promise<DocumentReport | null> {
     await settle();
     const stamp = this.dependencyStamps.get(uri) ?? 0;
     // A module it depends on changing again makes this run moot, as a newer version does.
