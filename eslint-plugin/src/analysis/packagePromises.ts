@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, AST_TOKEN_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
 import { annotatedRef, getConstruction } from './construction';
@@ -239,6 +239,7 @@ function parameterObject(sourceCode: Services, id: TSESTree.Identifier, depth: n
   const fn = def.node as FunctionNode;
   const typed = annotatedRef(sourceCode, def.name);
   if (typed?.ref.module === 'discord.js') return { object: 'discord', evidence: typed.type, sourceCode };
+  if (documentsDiscordParameter(sourceCode, fn, def.name.name)) return { object: 'discord', evidence: fn, sourceCode };
   const registration = fn.parent;
   if (registration?.type === AST_NODE_TYPES.CallExpression && registration.arguments[1] === fn) {
     const callee = skipTransparent(registration.callee);
@@ -256,7 +257,8 @@ function parameterObject(sourceCode: Services, id: TSESTree.Identifier, depth: n
 
 /**
  * `exports.run = async (message) => …`, `module.exports = { async execute(interaction) {…} }`,
- * `export async function execute(interaction)`: a function the module exports for a loader to call.
+ * `export async function execute(interaction)`, a method of `module.exports = class extends
+ * Command {…}`: a function the module exports for a loader or framework to call.
  */
 function isExportedHandler(fn: FunctionNode): boolean {
   let node: TSESTree.Node = fn;
@@ -264,6 +266,10 @@ function isExportedHandler(fn: FunctionNode): boolean {
     const object = node.parent.parent;
     if (object?.type !== AST_NODE_TYPES.ObjectExpression) return false;
     node = object;
+  } else if (node.parent?.type === AST_NODE_TYPES.MethodDefinition && node.parent.value === node && !node.parent.static) {
+    const cls = node.parent.parent.parent;
+    if (cls?.type !== AST_NODE_TYPES.ClassDeclaration && cls?.type !== AST_NODE_TYPES.ClassExpression) return false;
+    node = cls;
   }
   const parent = node.parent;
   if (parent?.type === AST_NODE_TYPES.ExportNamedDeclaration || parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
@@ -280,6 +286,23 @@ function isModuleExports(node: TSESTree.Node): boolean {
     return (object.name === 'module' && staticPropertyName(expr) === 'exports') || object.name === 'exports';
   }
   return object.type === AST_NODE_TYPES.MemberExpression && isModuleExports(object);
+}
+
+/**
+ * JSDoc that types the parameter from discord.js: `@param {import('discord.js').Message} message`.
+ * The comment right before the function, its method or property, or its statement.
+ */
+function documentsDiscordParameter(sourceCode: Services, fn: FunctionNode, name: string): boolean {
+  let holder: TSESTree.Node = fn;
+  while (holder.parent && holder.parent.type !== AST_NODE_TYPES.Program && holder.parent.type !== AST_NODE_TYPES.ClassBody &&
+    holder.parent.type !== AST_NODE_TYPES.ObjectExpression && holder.parent.type !== AST_NODE_TYPES.BlockStatement) {
+    holder = holder.parent;
+  }
+  const comment = sourceCode.getCommentsBefore(holder).at(-1);
+  if (comment?.type !== AST_TOKEN_TYPES.Block || !comment.value.startsWith('*')) return false;
+  const escaped = name.replaceAll('$', String.raw`\$`);
+  const pattern = new RegExp(String.raw`@param\s+\{[^}]*import\(\s*['"]discord\.js['"]\s*\)[^}]*\}\s+\[?${escaped}(?![\w$])`);
+  return pattern.test(comment.value);
 }
 
 function constInit(sourceCode: Services, id: TSESTree.Identifier): TSESTree.Node | null {
@@ -301,10 +324,14 @@ function dependsOnDiscord(sourceCode: Services): boolean {
   return found;
 }
 
-/** A file that could hold an object of a known package at all: it imports one, or the project's own modules, or depends on discord.js. */
+/**
+ * A file that could hold an object of a known package at all: it imports one or the project's own
+ * modules, names discord.js (a JSDoc type), or is in a package that depends on discord.js.
+ */
 function mayUsePackages(sourceCode: Services): boolean {
   const modules = importedModules(sourceCode);
-  return KNOWN_MODULES.some((m) => modules.has(m)) || importsProjectModules(sourceCode) || dependsOnDiscord(sourceCode);
+  return KNOWN_MODULES.some((m) => modules.has(m)) || importsProjectModules(sourceCode) || sourceCode.text.includes('discord.js') ||
+    dependsOnDiscord(sourceCode);
 }
 
 /** Constructions are looked up only in files that import a package or one of the project's modules. */

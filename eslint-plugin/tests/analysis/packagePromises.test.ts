@@ -58,6 +58,32 @@ function helper(message) { message.reply('hi'); }`;
     const elsewhere = `exports.run = async (message) => { message.reply('hi'); };`;
     assert.deepEqual(modules(elsewhere, 'message.reply'), [null]);
   });
+
+  it('knows the interaction of a method of an exported command class', () => {
+    const code = `const { Command } = require('./framework');
+const { MessageFlags } = require('discord.js');
+module.exports = class extends Command {
+  async run(interaction) { interaction.editReply('done'); }
+  static describe(interaction) { interaction.editReply('static'); }
+};
+class Local { run(interaction) { interaction.editReply('local'); } }`;
+    assert.deepEqual(modules(code, 'interaction.editReply'), ['discord.js', null, null]);
+  });
+
+  it('knows a parameter whose JSDoc types it from discord.js, by its own name only', () => {
+    const code = `const helpers = {
+  /**
+   * @param {import("discord.js").ButtonInteraction|import("discord.js").SelectMenuInteraction} button
+   * @param {object} options
+   */
+  async confirm(client, button, options) {
+    button.reply('x');
+    options.reply('y');
+  },
+};`;
+    assert.deepEqual(modules(code, 'button.reply'), ['discord.js']);
+    assert.deepEqual(modules(code, 'options.reply'), [null]);
+  });
 });
 
 describe('package promises: mongodb and mongoose', () => {

@@ -1,6 +1,6 @@
 import type { MessageId, Options } from '../../src/rules/no-orphaned-promise';
 import rule from '../../src/rules/no-orphaned-promise';
-import { createRecommendedRuleTester } from '../ruleTester';
+import { createRecommendedRuleTester, createTypedRuleTester, fixture } from '../ruleTester';
 
 // Promise-returning methods of well-known packages, known without types by where the receiver
 // comes from: a construction from the package, a listener parameter of its client, a handler a
@@ -47,6 +47,13 @@ export function refresh(url) {
     console.error(error);
   }
 }`;
+// A framework's command class, exported: its `run` gets the interaction.
+const COMMAND_CLASS = `const { MessageFlags } = require('discord.js');
+module.exports = class extends Command {
+  async run(interaction) {
+    interaction.editReply({ content: 'done', flags: MessageFlags.Ephemeral });
+  }
+};`;
 // Created inside a rejection handler and dropped: the handler's own failure is unhandled.
 const IN_CATCH = `import { WebhookClient } from 'discord.js';
 const hook = new WebhookClient({ url: process.env.HOOK });
@@ -66,6 +73,8 @@ createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (pack
     "function answer(message) { message.reply('hi'); }\nanswer({ reply() {} });",
     "exports.run = async (message) => { message.reply('hi'); };",
     LISTENER.replace("message.channel.send('pong')", "client.commands.delete('ping')"),
+    // A class nobody exports: nothing says who calls `run`, or with what.
+    COMMAND_CLASS.replace('module.exports = class extends Command', 'class Draft'),
     // mongodb with a callback returns nothing; a mongoose query nobody awaits never runs (not this report).
     MONGO.replace('insertMany(invites);', 'insertMany(invites, (error) => { if (error) console.error(error); });'),
     "import mongoose from 'mongoose';\nconst User = mongoose.model('User', new mongoose.Schema({}));\nexport function touch(id) { User.updateOne({ id }, { seen: true }); }",
@@ -123,6 +132,16 @@ createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (pack
       }],
     },
     {
+      code: COMMAND_CLASS,
+      errors: [{
+        messageId: 'orphanedPromise', line: 4, column: 5,
+        suggestions: [
+          { messageId: 'addAwait', output: COMMAND_CLASS.replace('interaction.editReply(', 'await interaction.editReply(') },
+          { messageId: 'addVoid', output: COMMAND_CLASS.replace('interaction.editReply(', 'void interaction.editReply(') },
+        ],
+      }],
+    },
+    {
       code: IN_CATCH,
       errors: [{
         messageId: 'orphanedPromise', line: 4, column: 28,
@@ -130,4 +149,18 @@ createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (pack
       }],
     },
   ],
+});
+
+// With types, the checker only adds: discord.js is not installed there, so the type is `any`, and
+// the syntactic finding stands.
+createTypedRuleTester().run<MessageId, Options>('no-orphaned-promise (package promises, typed)', rule as never, {
+  valid: [{ code: WEBHOOK.replace('hook.send(text);', 'hook.send(text).catch(console.error);'), filename: fixture('package-promises.ts') }],
+  invalid: [{
+    code: WEBHOOK,
+    filename: fixture('package-promises.ts'),
+    errors: [{
+      messageId: 'orphanedPromise', line: 4, column: 3,
+      suggestions: [{ messageId: 'addVoid', output: WEBHOOK.replace('hook.send(text);', 'void hook.send(text);') }],
+    }],
+  }],
 });
