@@ -28,6 +28,7 @@ export * from './knownValues';
 export * from './localModules';
 export * from './locks';
 export * from './membershipFilters';
+export * from './packagePromises';
 export * from './permitRewrites';
 export * from './permits';
 export * from './phase';

@@ -11,6 +11,7 @@ import type { CheckerServices } from './typeQueries';
 import { askChecker, typeAt } from './typeQueries';
 import { importsProjectFile } from './dynamicImports';
 import { importedFunction, importsProjectModules } from './moduleFunctions';
+import { packagePromiseCall } from './packagePromises';
 import { ModuleAnswers } from './localModules';
 import { callbackCannotThrow, chainCannotReject, handlesRejection, isRejectionGuarded, unguardedRejection } from './rejections';
 import { moduleExportListSchema } from '../util/settings';
@@ -44,6 +45,11 @@ export type PromiseOrigin =
   | { kind: 'constructor' }
   /** `.then()` / `.catch()` / `.finally()`; `handlesRejection` when a rejection handler is attached. */
   | { kind: 'chain'; method: 'then' | 'catch' | 'finally'; handlesRejection: boolean; property: TSESTree.Node }
+  /**
+   * A method of a well-known package's object (`message.reply`, `collection.insertMany`), or a
+   * queue's or limiter's task (`queue.add(task)`), which rejects when the task does; see `packagePromiseCall`.
+   */
+  | { kind: 'package'; name: string; module: string; evidence: TSESTree.Node; evidenceFile: string | null; task: TSESTree.Node | null }
   /** Known only from its type (typed mode). */
   | { kind: 'typed'; name: string; typeText: string };
 
@@ -96,6 +102,8 @@ function syntacticOrigin(sourceCode: Services, expr: TSESTree.Node, depth: numbe
     const ref = resolveReference(sourceCode, callee);
     if (ref && isPromiseApi(ref)) return { kind: 'library', name: refName(ref) };
   }
+  const fromPackage = packagePromiseCall(sourceCode, expr);
+  if (fromPackage) return { kind: 'package', ...fromPackage };
   if (depth <= MAX_MODULE_DEPTH && importsProjectModules(sourceCode)) {
     const imported = importedOrigin(sourceCode, callee, depth);
     if (imported) return imported;
@@ -192,9 +200,24 @@ export function promiseCanReject(sourceCode: Services, node: TSESTree.Node, orig
       return !isRejectionGuarded(origin.declaration) && (!atRunTime || asyncBodyRejection(sourceCode, origin.declaration) !== null);
     case 'imported':
       return atRunTime ? origin.rejectsAtRunTime : origin.canReject;
+    case 'package':
+      return origin.task === null || taskCanReject(sourceCode, origin.task, atRunTime);
     default:
       return true;
   }
+}
+
+/**
+ * Can a queue's task reject (at run time: as `recommended` judges a callback)? An inline function or
+ * one of this file's is judged by its body; a task this analysis cannot see only under `strict`.
+ */
+function taskCanReject(sourceCode: Services, task: TSESTree.Node, atRunTime: boolean): boolean {
+  const expr = skipTransparent(task);
+  const fn = isFunctionNode(expr)
+    ? expr
+    : expr.type === AST_NODE_TYPES.Identifier || expr.type === AST_NODE_TYPES.MemberExpression ? resolveCalleeFunction(sourceCode, expr) : null;
+  if (!fn) return !atRunTime;
+  return atRunTime ? !callbackSettlesAtRunTime(sourceCode, fn) : !callbackCannotThrow(sourceCode, fn);
 }
 
 const runTimeRejections = new WeakMap<FunctionNode, TSESTree.Node | null>();

@@ -29,6 +29,8 @@ export function describeOrigin(sourceCode: Readonly<TSESLint.SourceCode>, filena
     case 'library':
     case 'combinator':
       return `\`${origin.name}\``;
+    case 'package':
+      return `\`${origin.name}\` (${origin.module})`;
     case 'constructor':
       return '`new Promise`';
     case 'chain':
@@ -68,6 +70,7 @@ export function originEvidence(origin: PromiseOrigin): ReturnType<typeof evidenc
   if (origin.kind === 'local') return [evidenceAt(origin.declaration, `\`${origin.name}\` is declared here`)];
   if (origin.kind === 'imported') return [evidenceAt(origin.declaration, `\`${origin.name}\` is declared here`, origin.file)];
   if (origin.kind === 'chain') return [evidenceAt(origin.property, `.${origin.method}() without a rejection handler`)];
+  if (origin.kind === 'package') return [evidenceAt(origin.evidence, `a ${origin.module} object, from here`, origin.evidenceFile ?? undefined)];
   return [];
 }
 

@@ -1,0 +1,344 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, AST_TOKEN_TYPES } from '@typescript-eslint/utils';
+import type { FunctionNode } from './ast';
+import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { annotatedRef, getConstruction } from './construction';
+import { importedModules } from './imports';
+import { sourceFileOf } from './localModules';
+import { importsProjectModules } from './moduleFunctions';
+import { declaresDependency } from '../project';
+
+type Services = Readonly<TSESLint.SourceCode>;
+
+/**
+ * Objects of well-known packages whose methods return promises, told without types by where the
+ * object comes from (a construction from the package, a parameter the package hands over, a type
+ * declared from it), never by a variable's name:
+ * - `discord`: a discord.js structure (a message, an interaction, a channel, a member, a webhook);
+ * - `discord-client`: the discord.js `Client`, whose listeners receive structures;
+ * - `discord-manager` / `discord-cache`: `guild.roles`, `client.channels.cache`;
+ * - `mongo` / `mongo-collection`: a mongodb `MongoClient` or `Db`, and a collection of one;
+ * - `mongoose-model` / `mongoose-doc`: `mongoose.model(…)`, and a document it made or found.
+ */
+type PackageObject =
+  | 'discord' | 'discord-client' | 'discord-manager' | 'discord-cache'
+  | 'mongo' | 'mongo-collection' | 'mongoose-model' | 'mongoose-doc';
+
+/**
+ * Methods that send a request and return its promise, by object. A mongoose model's query methods
+ * (`updateOne`, `deleteMany`) are left out: a query nobody awaits never runs, which is another bug.
+ */
+const PROMISE_METHODS: Readonly<Partial<Record<PackageObject, ReadonlySet<string>>>> = {
+  discord: new Set([
+    'send', 'reply', 'edit', 'delete', 'react', 'pin', 'unpin', 'followUp', 'deferReply', 'editReply', 'deferUpdate',
+    'update', 'showModal', 'bulkDelete', 'setNickname', 'kick', 'ban', 'timeout', 'crosspost',
+  ]),
+  'discord-manager': new Set(['add', 'remove', 'create', 'ban', 'unban', 'kick']),
+  'mongo-collection': new Set([
+    'insertOne', 'insertMany', 'updateOne', 'updateMany', 'deleteOne', 'deleteMany', 'replaceOne', 'findOneAndUpdate',
+    'findOneAndDelete', 'findOneAndReplace', 'bulkWrite', 'createIndex', 'createIndexes', 'drop', 'dropIndex',
+  ]),
+  'mongoose-model': new Set(['create', 'insertMany', 'bulkWrite']),
+  'mongoose-doc': new Set(['save']),
+};
+const ANY_METHOD: ReadonlySet<string> = new Set(Object.values(PROMISE_METHODS).flatMap((set) => [...set]));
+
+/** Properties of a discord.js structure that are structures too (`message.channel`, `interaction.member`). */
+const DISCORD_STRUCTURES: ReadonlySet<string> = new Set([
+  'channel', 'author', 'member', 'guild', 'user', 'message', 'thread', 'webhook', 'targetMessage', 'targetUser', 'targetMember',
+]);
+/** Properties of a structure or the client that are managers (`guild.roles`, `client.channels`). */
+const DISCORD_MANAGERS: ReadonlySet<string> = new Set(['roles', 'members', 'channels', 'messages', 'users', 'guilds']);
+/** A manager's cache hands out one structure: `client.channels.cache.get(id)`. */
+const CACHE_LOOKUPS: ReadonlySet<string> = new Set(['get', 'find', 'first', 'last', 'random']);
+/** Parameter names of a command module's exported handler: `exports.run = async (message) => …`. */
+const HANDLER_PARAMETERS: ReadonlySet<string> = new Set(['message', 'msg', 'interaction']);
+/** mongoose model methods whose awaited result is a document. */
+const MONGOOSE_FINDERS: ReadonlySet<string> = new Set(['findOne', 'findById', 'create', 'findOneAndUpdate', 'findByIdAndUpdate']);
+
+const PACKAGE_OF: Readonly<Record<PackageObject, string>> = {
+  discord: 'discord.js', 'discord-client': 'discord.js', 'discord-manager': 'discord.js', 'discord-cache': 'discord.js',
+  mongo: 'mongodb', 'mongo-collection': 'mongodb', 'mongoose-model': 'mongoose', 'mongoose-doc': 'mongoose',
+};
+const KNOWN_MODULES: readonly string[] = ['discord.js', 'mongodb', 'mongoose'];
+
+export interface PackagePromiseCall {
+  /** The call as short code, for messages: `message.reply`, `….insertMany`. */
+  name: string;
+  /** The package, for messages: `discord.js`. */
+  module: string;
+  /** What ties the receiver to the package: its construction, the listener registration, the handler, the type. */
+  evidence: TSESTree.Node;
+  /** The file `evidence` is in, when it is another of the project's modules. */
+  evidenceFile: string | null;
+  /** A queue's or limiter's task: the call's promise rejects exactly when the task does. Null for a request. */
+  task: TSESTree.Node | null;
+}
+
+interface Found {
+  object: PackageObject;
+  evidence: TSESTree.Node;
+  sourceCode: Services;
+}
+
+const MAX_DEPTH = 8;
+
+/**
+ * A call that returns a promise because of the package its receiver belongs to: a discord.js
+ * `message.reply(…)` or `webhook.send(…)`, a mongodb `collection.insertMany(…)`, a mongoose
+ * `Model.create(…)` or `doc.save()`, a p-queue `queue.add(task)`, a bottleneck
+ * `limiter.schedule(task)`, a p-limit `limit(task)`. Null for anything else, and for a mongodb call
+ * given a callback (it then returns nothing).
+ */
+export function packagePromiseCall(sourceCode: Services, call: TSESTree.CallExpression): PackagePromiseCall | null {
+  const callee = skipTransparent(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return limiterCall(sourceCode, call, callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
+  const method = staticPropertyName(callee);
+  if (method === null) return null;
+  const scheduled = scheduledTask(sourceCode, call, callee, method);
+  if (scheduled !== undefined) return scheduled;
+  if (!ANY_METHOD.has(method) || !mayUsePackages(sourceCode)) return null;
+  const found = packageObject(sourceCode, callee.object, 0);
+  if (!found || !PROMISE_METHODS[found.object]?.has(method)) return null;
+  const last = call.arguments[call.arguments.length - 1];
+  if (found.object.startsWith('mongo') && isFunctionNode(last)) return null;
+  return {
+    name: calleeText(sourceCode, callee, method), module: PACKAGE_OF[found.object], evidence: found.evidence,
+    evidenceFile: otherFile(sourceCode, found.sourceCode), task: null,
+  };
+}
+
+function calleeText(sourceCode: Services, callee: TSESTree.Node, method: string): string {
+  const text = sourceCode.getText(callee);
+  return text.length <= 40 && !text.includes('\n') ? text : `….${method}`;
+}
+
+/** `queue.add(task)` (p-queue), `limiter.schedule([options,] task)` (bottleneck); undefined when not such a method. */
+function scheduledTask(sourceCode: Services, call: TSESTree.CallExpression, callee: TSESTree.MemberExpression, method: string): PackagePromiseCall | null | undefined {
+  if (method !== 'add' && method !== 'schedule') return undefined;
+  if (!mayUseConstructions(sourceCode)) return undefined;
+  const construction = getConstruction(sourceCode, callee.object);
+  const kind = construction?.kind;
+  if (!construction || !((kind === 'queue' && method === 'add') || (kind === 'bottleneck' && method === 'schedule'))) return undefined;
+  const first = call.arguments[0];
+  const task = kind === 'bottleneck' && first?.type === AST_NODE_TYPES.ObjectExpression ? call.arguments[1] : first;
+  if (!task || task.type === AST_NODE_TYPES.SpreadElement) return null;
+  return {
+    name: calleeText(sourceCode, callee, method), module: construction.ref.module, evidence: construction.node,
+    evidenceFile: otherFile(sourceCode, construction.sourceCode), task,
+  };
+}
+
+/** `limit(task)` where `limit` is a p-limit limiter. */
+function limiterCall(sourceCode: Services, call: TSESTree.CallExpression, callee: TSESTree.Identifier): PackagePromiseCall | null {
+  const task = call.arguments[0];
+  if (!task || task.type === AST_NODE_TYPES.SpreadElement || !mayUseConstructions(sourceCode)) return null;
+  const construction = getConstruction(sourceCode, callee);
+  if (construction?.kind !== 'limiter') return null;
+  return { name: callee.name, module: construction.ref.module, evidence: construction.node, evidenceFile: otherFile(sourceCode, construction.sourceCode), task };
+}
+
+/** What `node` is, as an object of a known package, following property steps and `const` initializers. */
+function packageObject(sourceCode: Services, node: TSESTree.Node, depth: number): Found | null {
+  const expr = skipTransparent(node);
+  if (depth > MAX_DEPTH) return null;
+  if (expr.type === AST_NODE_TYPES.MemberExpression) {
+    const name = staticPropertyName(expr);
+    const base = name === null ? null : packageObject(sourceCode, expr.object, depth + 1);
+    return base && name !== null ? step(base, propertyStep(base.object, name)) : null;
+  }
+  if (expr.type === AST_NODE_TYPES.CallExpression) {
+    const callee = skipTransparent(expr.callee);
+    if (callee.type === AST_NODE_TYPES.MemberExpression) {
+      const name = staticPropertyName(callee);
+      const base = name === null ? null : packageObject(sourceCode, callee.object, depth + 1);
+      if (base && name !== null) return step(base, callStep(base.object, name));
+    }
+  }
+  if (expr.type === AST_NODE_TYPES.AwaitExpression) return awaitedDocument(sourceCode, expr.argument, depth);
+  if (expr.type === AST_NODE_TYPES.NewExpression) {
+    const model = packageObject(sourceCode, expr.callee, depth + 1);
+    if (model?.object === 'mongoose-model') return { ...model, object: 'mongoose-doc' };
+  }
+  if (expr.type === AST_NODE_TYPES.Identifier) {
+    const fromParameter = parameterObject(sourceCode, expr, depth);
+    if (fromParameter !== undefined) return fromParameter;
+    const init = constInit(sourceCode, expr);
+    const followed = init ? packageObject(sourceCode, init, depth + 1) : null;
+    if (followed) return followed;
+  }
+  return constructed(sourceCode, expr);
+}
+
+function step(base: Found, object: PackageObject | null): Found | null {
+  return object ? { ...base, object } : null;
+}
+
+function propertyStep(object: PackageObject, name: string): PackageObject | null {
+  switch (object) {
+    case 'discord':
+      if (DISCORD_STRUCTURES.has(name)) return 'discord';
+      return DISCORD_MANAGERS.has(name) ? 'discord-manager' : null;
+    case 'discord-client':
+      if (name === 'user') return 'discord';
+      return DISCORD_MANAGERS.has(name) ? 'discord-manager' : null;
+    case 'discord-manager':
+      return name === 'cache' ? 'discord-cache' : null;
+    default:
+      return null;
+  }
+}
+
+function callStep(object: PackageObject, name: string): PackageObject | null {
+  if (object === 'discord-cache' && CACHE_LOOKUPS.has(name)) return 'discord';
+  if (object === 'mongo' && name === 'db') return 'mongo';
+  if (object === 'mongo' && name === 'collection') return 'mongo-collection';
+  return null;
+}
+
+/** `const doc = await Model.findOne(…)`: a mongoose document. */
+function awaitedDocument(sourceCode: Services, argument: TSESTree.Node, depth: number): Found | null {
+  const call = skipTransparent(argument);
+  if (call.type !== AST_NODE_TYPES.CallExpression) return null;
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || !MONGOOSE_FINDERS.has(staticPropertyName(callee) ?? '')) return null;
+  const model = packageObject(sourceCode, callee.object, depth + 1);
+  return model?.object === 'mongoose-model' ? { ...model, object: 'mongoose-doc' } : null;
+}
+
+/** A construction from a known package: `new Discord.WebhookClient(…)`, `new MongoClient(…)`, `mongoose.model(…)`. */
+function constructed(sourceCode: Services, expr: TSESTree.Node): Found | null {
+  if (!mayUseConstructions(sourceCode)) return null;
+  const construction = getConstruction(sourceCode, expr);
+  if (!construction || construction.fromType) return null;
+  const { module, path } = construction.ref;
+  const last = path[path.length - 1];
+  let object: PackageObject | null = null;
+  if (module === 'discord.js' && construction.node.type === AST_NODE_TYPES.NewExpression) {
+    if (last === 'WebhookClient') object = 'discord';
+    else if (last === 'Client') object = 'discord-client';
+  } else if (module === 'mongodb' && (last === 'MongoClient' || (path[0] === 'MongoClient' && last === 'connect'))) {
+    object = 'mongo';
+  } else if (module === 'mongoose' && last === 'model') {
+    object = 'mongoose-model';
+  }
+  return object ? { object, evidence: construction.node, sourceCode: construction.sourceCode } : null;
+}
+
+/**
+ * A parameter the package hands over: of a listener on a discord.js client (`client.on(event,
+ * (message) => …)`), declared with a discord.js type, or named `message`/`interaction` in a
+ * handler a command module exports, in a package that depends on discord.js. Undefined when `id`
+ * is not a parameter.
+ */
+function parameterObject(sourceCode: Services, id: TSESTree.Identifier, depth: number): Found | null | undefined {
+  const variable = findVariable(sourceCode, id);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'Parameter' || def.name.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const fn = def.node as FunctionNode;
+  const typed = annotatedRef(sourceCode, def.name);
+  if (typed?.ref.module === 'discord.js') return { object: 'discord', evidence: typed.type, sourceCode };
+  if (documentsDiscordParameter(sourceCode, fn, def.name.name)) return { object: 'discord', evidence: fn, sourceCode };
+  const registration = fn.parent;
+  if (registration?.type === AST_NODE_TYPES.CallExpression && registration.arguments[1] === fn) {
+    const callee = skipTransparent(registration.callee);
+    const method = callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
+    if (callee.type === AST_NODE_TYPES.MemberExpression && (method === 'on' || method === 'once')) {
+      const emitter = packageObject(sourceCode, callee.object, depth + 1);
+      if (emitter?.object === 'discord-client') return { object: 'discord', evidence: registration, sourceCode };
+    }
+  }
+  if (HANDLER_PARAMETERS.has(def.name.name) && isExportedHandler(fn) && dependsOnDiscord(sourceCode)) {
+    return { object: 'discord', evidence: fn, sourceCode };
+  }
+  return null;
+}
+
+/**
+ * `exports.run = async (message) => …`, `module.exports = { async execute(interaction) {…} }`,
+ * `export async function execute(interaction)`, a method of `module.exports = class extends
+ * Command {…}`: a function the module exports for a loader or framework to call.
+ */
+function isExportedHandler(fn: FunctionNode): boolean {
+  let node: TSESTree.Node = fn;
+  if (node.parent?.type === AST_NODE_TYPES.Property && node.parent.value === node) {
+    const object = node.parent.parent;
+    if (object?.type !== AST_NODE_TYPES.ObjectExpression) return false;
+    node = object;
+  } else if (node.parent?.type === AST_NODE_TYPES.MethodDefinition && node.parent.value === node && !node.parent.static) {
+    const cls = node.parent.parent.parent;
+    if (cls?.type !== AST_NODE_TYPES.ClassDeclaration && cls?.type !== AST_NODE_TYPES.ClassExpression) return false;
+    node = cls;
+  }
+  const parent = node.parent;
+  if (parent?.type === AST_NODE_TYPES.ExportNamedDeclaration || parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
+  if (parent?.type !== AST_NODE_TYPES.AssignmentExpression || parent.right !== node) return false;
+  return isModuleExports(parent.left);
+}
+
+/** `module.exports`, `module.exports.x`, `exports.x`. */
+function isModuleExports(node: TSESTree.Node): boolean {
+  const expr = skipTransparent(node);
+  if (expr.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const object = skipTransparent(expr.object);
+  if (object.type === AST_NODE_TYPES.Identifier) {
+    return (object.name === 'module' && staticPropertyName(expr) === 'exports') || object.name === 'exports';
+  }
+  return object.type === AST_NODE_TYPES.MemberExpression && isModuleExports(object);
+}
+
+/**
+ * JSDoc that types the parameter from discord.js: `@param {import('discord.js').Message} message`.
+ * The comment right before the function, its method or property, or its statement.
+ */
+function documentsDiscordParameter(sourceCode: Services, fn: FunctionNode, name: string): boolean {
+  let holder: TSESTree.Node = fn;
+  while (holder.parent && holder.parent.type !== AST_NODE_TYPES.Program && holder.parent.type !== AST_NODE_TYPES.ClassBody &&
+    holder.parent.type !== AST_NODE_TYPES.ObjectExpression && holder.parent.type !== AST_NODE_TYPES.BlockStatement) {
+    holder = holder.parent;
+  }
+  const comment = sourceCode.getCommentsBefore(holder).at(-1);
+  if (comment?.type !== AST_TOKEN_TYPES.Block || !comment.value.startsWith('*')) return false;
+  const escaped = name.replaceAll('$', String.raw`\$`);
+  const pattern = new RegExp(String.raw`@param\s+\{[^}]*import\(\s*['"]discord\.js['"]\s*\)[^}]*\}\s+\[?${escaped}(?![\w$])`);
+  return pattern.test(comment.value);
+}
+
+function constInit(sourceCode: Services, id: TSESTree.Identifier): TSESTree.Node | null {
+  const variable = findVariable(sourceCode, id);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'Variable' || def.node.id !== def.name || !def.node.init) return null;
+  // A `let` assigned again later may hold something else.
+  return variable?.references.every((ref) => !ref.isWrite() || ref.init) ? def.node.init : null;
+}
+
+const discordFiles = new WeakMap<object, boolean>();
+
+function dependsOnDiscord(sourceCode: Services): boolean {
+  const hit = discordFiles.get(sourceCode);
+  if (hit !== undefined) return hit;
+  const file = sourceFileOf(sourceCode);
+  const found = importedModules(sourceCode).has('discord.js') || (file !== null && declaresDependency(file, 'discord.js'));
+  discordFiles.set(sourceCode, found);
+  return found;
+}
+
+/**
+ * A file that could hold an object of a known package at all: it imports one or the project's own
+ * modules, names discord.js (a JSDoc type), or is in a package that depends on discord.js.
+ */
+function mayUsePackages(sourceCode: Services): boolean {
+  const modules = importedModules(sourceCode);
+  return KNOWN_MODULES.some((m) => modules.has(m)) || importsProjectModules(sourceCode) || sourceCode.text.includes('discord.js') ||
+    dependsOnDiscord(sourceCode);
+}
+
+/** Constructions are looked up only in files that import a package or one of the project's modules. */
+function mayUseConstructions(sourceCode: Services): boolean {
+  return importedModules(sourceCode).size > 0;
+}
+
+function otherFile(linted: Services, found: Services): string | null {
+  return found === linted ? null : sourceFileOf(found);
+}
