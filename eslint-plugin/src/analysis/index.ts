@@ -18,6 +18,7 @@ export * from './dynamicImports';
 export * from './fanOutRewrites';
 export * from './frameworkPromises';
 export * from './handOver';
+export * from './heavySyncWork';
 export * from './holders';
 export * from './handlers';
 export * from './imports';
