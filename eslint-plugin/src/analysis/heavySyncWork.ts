@@ -5,6 +5,7 @@ import type { BlockingCall } from './blockingApis';
 import { isSynchronouslyInvoked } from './asyncContext';
 import { runningFunction } from './callGraph';
 import { isDevOnly } from './devOnly';
+import { isFirstRunSetup } from './firstRun';
 import { isOncePerProcess } from './onceOnly';
 import { isStartupPhase } from './phase';
 import type { RoleSubject } from './role';
@@ -42,13 +43,13 @@ export function isCpuHeavy(found: BlockingCall): boolean {
  * comes from, so the chain need not be seen. Null when the code runs once or outside serving:
  * at module top level, in a constructor or a field initialiser (a service is built once), in
  * an anonymous callback handed to an API the lint does not know, in a function only startup
- * calls (`isStartupPhase`), under a development-only test, behind lazy initialisation, or in a
- * file one-shot code runs (a CLI, a script, a test).
+ * calls (`isStartupPhase`), under a development-only test, behind lazy initialisation or a
+ * first-run setup (`isFirstRunSetup`), or in a file one-shot code runs (a CLI, a script, a test).
  */
 export function servingSyncFunction(sourceCode: Services, call: TSESTree.Node, subject: RoleSubject): FunctionNode | null {
   const fn = runningFunction(call);
   if (!fn || fn.async || fn.generator || isSynchronouslyInvoked(fn) || !isNamedHelper(fn)) return null;
-  if (isDevOnly(sourceCode, call) || isOncePerProcess(sourceCode, call)) return null;
+  if (isDevOnly(sourceCode, call) || isOncePerProcess(sourceCode, call) || isFirstRunSetup(sourceCode, call, fn)) return null;
   if (processRole(subject).role === 'one-shot') return null;
   return isStartupPhase(sourceCode, fn, call) ? null : fn;
 }

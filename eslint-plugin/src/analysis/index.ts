@@ -16,6 +16,7 @@ export * from './dataSources';
 export * from './detachedHolds';
 export * from './dynamicImports';
 export * from './fanOutRewrites';
+export * from './firstRun';
 export * from './frameworkPromises';
 export * from './handOver';
 export * from './heavySyncWork';

@@ -192,8 +192,8 @@ export default createRule<Options, MessageId>({
     // can block at all: most files have no blocking helper, and then no call graph is needed.
     const helperCalls: { call: TSESTree.CallExpression; ctx: RunContext }[] = [];
     let blockingOutsideAsync = false;
-    // CPU-heavy calls reported where they are, in a synchronous function: a helper chain ending at one says it again.
-    const heavyInSync = new Set<TSESTree.Node>();
+    // Lines of CPU-heavy calls reported where they are, in a synchronous function: a chain ending at one says it again.
+    const heavyInSync = new Set<number>();
 
     function checkCall(call: TSESTree.CallExpression): void {
       // `$.s(options)` only binds options; the tagged template around it runs the command.
@@ -204,7 +204,7 @@ export default createRule<Options, MessageId>({
         if (outside) blockingOutsideAsync = true;
         const fn = outside && isCpuHeavy(outside) ? servingSyncFunction(sourceCode, call, context) : null;
         if (outside && fn && report(call, 'blockingCall', { asyncFunction: fn, via: [], sync: true }, { name: outside.api.name }, [])) {
-          heavyInSync.add(call);
+          heavyInSync.add(call.loc.start.line);
         }
         return;
       }
@@ -243,7 +243,8 @@ export default createRule<Options, MessageId>({
         callee = chain ? calleeText(call) : null;
       }
       if (!chain || callee === null || chain.links.length === 0) return;
-      if (heavyInSync.has(chain.links[chain.links.length - 1]?.node ?? call)) return;
+      const last = chain.links[chain.links.length - 1];
+      if (last?.file === null && heavyInSync.has(last.line)) return;
       const evidence = chain.links.flatMap((l) => (l.node ? [evidenceAt(l.node, l.text, l.path)] : []));
       report(call, 'blockingHelper', ctx, { callee, chain: describeChain(chain) }, evidence);
     }
