@@ -135,6 +135,22 @@ export async function deploy() {
         },
       }],
     },
+    // A child process in a method: reported where it runs, and the chain the checker follows to it is not said again.
+    {
+      filename,
+      code: `import { execSync } from 'node:child_process';
+class Git {
+  sha() { return execSync('git rev-parse HEAD', { encoding: 'utf8' }); }
+}
+const git = new Git();
+export async function deploy() {
+  return git.sha();
+}`,
+      errors: [{
+        messageId: 'blockingCall', line: 3, column: 18,
+        data: { name: 'child_process.execSync', where: '`sha` (line 3), which this long-lived process may run while it serves' },
+      }],
+    },
     // Direct calls are reported the same way with types.
     {
       filename,
