@@ -15,6 +15,7 @@ import {
   getAsyncContext,
   inFlightWork,
   isOncePerProcess,
+  isCpuHeavy,
   isDevOnly,
   isPlainSync,
   isRepeatedIn,
@@ -28,6 +29,7 @@ import {
   processRole,
   resolveCalleeFunction,
   roleGlobs,
+  servingSyncFunction,
   skipTransparent,
   unsetGuard,
 } from '../analysis';
@@ -173,32 +175,38 @@ export default createRule<Options, MessageId>({
       data: Record<string, string>,
       evidence: ReturnType<typeof evidenceAt>[],
       suggest: Suggestion[] = [],
-    ): void {
+    ): boolean {
       // Asked only of what would be reported: the phase may read the files that call this one.
-      if (quietHere(node, found.asyncFunction)) return;
+      if (quietHere(node, found.asyncFunction)) return false;
       const ctx = withInFlight(found);
       const fn = ctx.asyncFunction;
       const where = describeWhere(ctx);
       const start = ctx.registration
         ? evidenceAt(ctx.registration.node, `${ctx.registration.framework} runs it per request from here`)
-        : evidenceAt(fn, 'async code starts here');
+        : evidenceAt(fn, ctx.sync ? 'a function the process may run while it serves, not only at startup' : 'async code starts here');
       const beside = ctx.inFlight ? [evidenceAt(ctx.inFlight.at, ctx.inFlight.kind === 'fan-out' ? 'many of these run at once from here' : 'other work runs beside it from here')] : [];
       recordEvidence(context, node, messageId, [...evidence, start, ...beside]);
       context.report({ node, messageId, data: { ...data, where }, suggest });
+      return true;
     }
 
     // Helper calls are judged at the end of the file, and only when something outside async code
     // can block at all: most files have no blocking helper, and then no call graph is needed.
     const helperCalls: { call: TSESTree.CallExpression; ctx: RunContext }[] = [];
     let blockingOutsideAsync = false;
+    // Lines of CPU-heavy calls reported where they are, in a synchronous function: a chain ending at one says it again.
+    const heavyInSync = new Set<number>();
 
     function checkCall(call: TSESTree.CallExpression): void {
       // `$.s(options)` only binds options; the tagged template around it runs the command.
       if (call.parent.type === AST_NODE_TYPES.TaggedTemplateExpression && call.parent.tag === call) return;
       const ctx = contextOf(call);
       if (!ctx) {
-        if (checkHelpers && !blockingOutsideAsync && mayBeBlockingName(calleeName(call), blocking)) {
-          blockingOutsideAsync = matchBlockingCall(sourceCode, call, blocking) !== null;
+        const outside = mayBeBlockingName(calleeName(call), blocking) ? matchBlockingCall(sourceCode, call, blocking) : null;
+        if (outside) blockingOutsideAsync = true;
+        const fn = outside && isCpuHeavy(outside) ? servingSyncFunction(sourceCode, call, context) : null;
+        if (outside && fn && report(call, 'blockingCall', { asyncFunction: fn, via: [], sync: true }, { name: outside.api.name }, [])) {
+          heavyInSync.add(call.loc.start.line);
         }
         return;
       }
@@ -237,6 +245,8 @@ export default createRule<Options, MessageId>({
         callee = chain ? calleeText(call) : null;
       }
       if (!chain || callee === null || chain.links.length === 0) return;
+      const last = chain.links[chain.links.length - 1];
+      if (last?.file === null && heavyInSync.has(last.line)) return;
       const evidence = chain.links.flatMap((l) => (l.node ? [evidenceAt(l.node, l.text, l.path)] : []));
       report(call, 'blockingHelper', ctx, { callee, chain: describeChain(chain) }, evidence);
     }

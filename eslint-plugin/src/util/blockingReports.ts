@@ -5,13 +5,17 @@ import { functionName, skipTransparent } from '../analysis';
 
 /** How no-blocking-in-async words where a blocking call runs and what it calls. */
 
-/** Async code, or a function a server framework runs per request (then `registration` says how). */
-export type RunContext = AsyncContext & { registration?: HandlerRegistration; inFlight?: InFlight };
+/**
+ * Async code, or a function a server framework runs per request (then `registration` says how),
+ * or, with `sync`, a synchronous function of a long-lived process that is not only run at startup.
+ */
+export type RunContext = AsyncContext & { registration?: HandlerRegistration; inFlight?: InFlight; sync?: true };
 
 export function describeWhere(ctx: RunContext): string {
   const fn = ctx.asyncFunction;
   const name = functionName(fn);
   const line = fn.loc.start.line;
+  if (ctx.sync) return `${name ? `\`${name}\`` : 'a function'} (line ${line}), which this long-lived process may run while it serves`;
   const kind = ctx.registration ? `${frameworkName(ctx.registration)} ${ctx.registration.role}` : 'async function';
   const article = /^(?:[aeiou]|HTTP)/.test(kind) ? 'an' : 'a';
   const own = name ? `${kind} \`${name}\` (line ${line})` : `${article} ${kind} (line ${line})`;

@@ -37,10 +37,11 @@ export default config;`,
 export function loadConfig() {
   return readFileSync('config.json', 'utf8');
 }`,
-    `import { execSync } from 'node:child_process';
+    // File I/O in a synchronous method whose callers are not in sight: only CPU-heavy work is reported there.
+    `import { readFileSync } from 'node:fs';
 export class Build {
   run() {
-    return execSync('make');
+    return readFileSync('Makefile', 'utf8');
   }
 }`,
     // Class fields and static blocks run when the class is set up, not inside the async method.
@@ -1155,18 +1156,18 @@ export async function handle() {
     },
     // An overloaded method: its implementation is the member with a body.
     {
-      code: `import { execSync } from 'node:child_process';
+      code: `import { readFileSync } from 'node:fs';
 export class Deploy {
   run(cmd: string): string;
   run(cmd: string[]): string;
   run(cmd: string | string[]): string {
-    return execSync(Array.isArray(cmd) ? cmd.join(' ') : cmd).toString();
+    return readFileSync(Array.isArray(cmd) ? cmd.join('/') : cmd, 'utf8');
   }
   async handle() { return this.run('ls'); }
 }`,
       errors: [{
         messageId: 'blockingHelper', line: 8, column: 27,
-        data: { callee: 'run', chain: 'calls `child_process.execSync` (line 6)', where: 'async function `handle` (line 8)' },
+        data: { callee: 'run', chain: 'calls `fs.readFileSync` (line 6)', where: 'async function `handle` (line 8)' },
       }],
     },
     // A `declare function` next to a real helper: the findings of the file survive.
@@ -1203,10 +1204,10 @@ export const handle = async (name: string) => render(name);`,
       }],
     },
     {
-      code: `import { execSync } from 'node:child_process';
+      code: `import { readFileSync } from 'node:fs';
 export class Deployer {
-  private gitSha() { return this.run('git rev-parse HEAD'); }
-  private run(cmd: string) { return execSync(cmd, { encoding: 'utf8' }); }
+  private gitSha() { return this.run('.git/HEAD'); }
+  private run(file: string) { return readFileSync(file, { encoding: 'utf8' }); }
   async deploy() {
     return this.gitSha();
   }
@@ -1215,7 +1216,7 @@ export class Deployer {
         messageId: 'blockingHelper', line: 6, column: 12,
         data: {
           callee: 'gitSha',
-          chain: 'calls `run()` (line 3), which calls `child_process.execSync` (line 4)',
+          chain: 'calls `run()` (line 3), which calls `fs.readFileSync` (line 4)',
           where: 'async function `deploy` (line 5)',
         },
       }],
@@ -1245,16 +1246,16 @@ export async function backoff(attempt: number) {
       }],
     },
     {
-      code: `import bcrypt from 'bcryptjs';
-const hashing = {
-  make(pw: string) { return bcrypt.hashSync(pw, 12); },
+      code: `import fs from 'fs-extra';
+const store = {
+  load(name: string) { return fs.readJsonSync(name); },
 };
-export async function register(pw: string) {
-  return hashing.make(pw);
+export async function register(name: string) {
+  return store.load(name);
 }`,
       errors: [{
         messageId: 'blockingHelper', line: 6, column: 10,
-        data: { callee: 'make', chain: 'calls `bcryptjs.hashSync` (line 3)', where: 'async function `register` (line 5)' },
+        data: { callee: 'load', chain: 'calls `fs-extra.readJsonSync` (line 3)', where: 'async function `register` (line 5)' },
       }],
     },
     // The helper blocks only inside a synchronous callback it runs itself.

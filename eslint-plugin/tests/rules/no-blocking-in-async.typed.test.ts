@@ -118,9 +118,9 @@ export async function upload(body: Buffer) {
     // A same-file helper reached through an instance the untyped call graph cannot follow.
     {
       filename,
-      code: `import { execSync } from 'node:child_process';
+      code: `import { readFileSync } from 'node:fs';
 class Git {
-  sha() { return execSync('git rev-parse HEAD', { encoding: 'utf8' }); }
+  sha() { return readFileSync('.git/HEAD', { encoding: 'utf8' }); }
 }
 const git = new Git();
 export async function deploy() {
@@ -130,9 +130,25 @@ export async function deploy() {
         messageId: 'blockingHelper', line: 7, column: 10,
         data: {
           callee: 'sha',
-          chain: 'calls `child_process.execSync` (line 3)',
+          chain: 'calls `fs.readFileSync` (line 3)',
           where: 'async function `deploy` (line 6)',
         },
+      }],
+    },
+    // A child process in a method: reported where it runs, and the chain the checker follows to it is not said again.
+    {
+      filename,
+      code: `import { execSync } from 'node:child_process';
+class Git {
+  sha() { return execSync('git rev-parse HEAD', { encoding: 'utf8' }); }
+}
+const git = new Git();
+export async function deploy() {
+  return git.sha();
+}`,
+      errors: [{
+        messageId: 'blockingCall', line: 3, column: 18,
+        data: { name: 'child_process.execSync', where: '`sha` (line 3), which this long-lived process may run while it serves' },
       }],
     },
     // Direct calls are reported the same way with types.
