@@ -56,8 +56,10 @@ function computeCallers(sourceCode: Services, fn: FunctionNode): readonly Export
   if (importers === null) return null;
   // One-shot importers (tests, scripts) run nothing in a serving process, and a file whose text
   // never names the export cannot call it: neither needs a parse.
-  const named = method ? [method.name === CONSTRUCTOR ? 'new' : method.name] : [...exported.names].filter((n) => n !== DEFAULT);
-  const mentioning = importers.filter((importer) => (!method && exported.names.has(DEFAULT)) || mentionsAny(readText(importer) ?? '', named));
+  const named = method ? [method.name] : [...exported.names].filter((n) => n !== DEFAULT);
+  // Any importer may construct the class, or hand it on, under a name of its own choosing.
+  const everyImporter = method ? method.name === CONSTRUCTOR : exported.names.has(DEFAULT);
+  const mentioning = importers.filter((importer) => everyImporter || mentionsAny(readText(importer) ?? '', named));
   const candidates = mentioning.filter((importer) => entryReach(importer).kind !== 'one-shot');
   if (candidates.length > MAX_IMPORTERS) return null;
   for (const importer of candidates) {
