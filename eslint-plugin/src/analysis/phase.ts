@@ -4,6 +4,7 @@ import type { FunctionNode } from './ast';
 import { enclosingFunction, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { isSynchronouslyInvoked } from './asyncContext';
 import { isDevOnly } from './devOnly';
+import { handlerRegistration } from './handlers';
 import { importedModules } from './imports';
 import type { ExportCallSite } from './knownCallers';
 import { knownCallers } from './knownCallers';
@@ -109,21 +110,25 @@ function startupAt(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node, 
   return beforeListen(sourceCode, fn, node);
 }
 
+/** `node` runs before `fn` puts a server up, or is the call that does (`await start()`: what `start` runs before its own listen comes first). */
 function beforeListen(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node): boolean {
   const listen = firstListen(sourceCode, fn);
-  return listen === null || node.range[1] <= listen.range[0];
+  return listen === null || listen === node || node.range[1] <= listen.range[0];
 }
 
 /**
  * `main() { await startApi(); await startAdmin(); }`: the admin server comes up while the API
- * serves. Every known call of `fn` is made before its caller puts a server up; with no caller
- * known (`throng(start)` in another file), only `fn` itself is seen.
+ * serves; `app.post('/reload', () => restart())` restarts it while the old one serves. Every known
+ * call of `fn` is made outside a request handler and before its caller puts a server up; with no
+ * caller known (`throng(start)` in another file), only `fn` itself is seen.
  */
 function noServerListensAtCalls(sourceCode: Services, fn: FunctionNode): boolean {
   const sites = knownCallers(sourceCode, fn);
   return sites === null || sites.every((site) => {
     const caller = runningFunction(site.call);
-    return caller === null || caller === fn || beforeListen(site.sourceCode, caller, site.call);
+    if (caller === null || caller === fn) return true;
+    return beforeListen(site.sourceCode, caller, site.call) &&
+      handlerRegistration(site.sourceCode, sourceFileOf(site.sourceCode) ?? '', caller) === null;
   });
 }
 

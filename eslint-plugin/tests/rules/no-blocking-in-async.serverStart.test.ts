@@ -43,6 +43,17 @@ exports.restart = async () => {
   const key = fs.readFileSync('key.pem');
   await util.promisify(server.listen).bind(server)(key.length);
 };`,
+    // The entry's call of `start` is where the server comes up; what `start` reads first comes before.
+    `import { readFileSync } from 'node:fs';
+import http from 'node:http';
+async function start() {
+  const key = readFileSync('key.pem');
+  http.createServer().listen(key.length);
+}
+async function main() {
+  await start();
+}
+void main();`,
   ],
   invalid: [
     // After the listen, requests are served while the rest runs.
@@ -104,6 +115,36 @@ app.post('/preview', async (req, res) => {
   res.end();
 });
 app.listen(3000);` }] }],
+    },
+    // A route restarts the server: the old one serves while the new one reads its key.
+    {
+      code: `import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import express from 'express';
+const app = express();
+let server = https.createServer(app);
+async function restart() {
+  const key = readFileSync('tls/key.pem');
+  server.close();
+  server = https.createServer({ key }, app);
+  server.listen(443);
+}
+app.post('/admin/restart', async (req, res) => { await restart(); res.end(); });
+server.listen(443);`,
+      errors: [{ messageId: 'blockingCall', line: 7, column: 15, suggestions: [{ messageId: 'useAsyncTwin', output: `import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import express from 'express';
+import { readFile } from 'node:fs/promises';
+const app = express();
+let server = https.createServer(app);
+async function restart() {
+  const key = await readFile('tls/key.pem');
+  server.close();
+  server = https.createServer({ key }, app);
+  server.listen(443);
+}
+app.post('/admin/restart', async (req, res) => { await restart(); res.end(); });
+server.listen(443);` }] }],
     },
     // The admin server comes up once the API already serves.
     {
