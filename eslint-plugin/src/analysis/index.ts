@@ -40,6 +40,7 @@ export * from './rejections';
 export * from './releasePaths';
 export * from './role';
 export * from './rxRetries';
+export * from './serverStart';
 export * from './singleMetadata';
 export * from './sleepChains';
 export * from './sleeps';

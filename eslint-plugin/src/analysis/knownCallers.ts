@@ -7,10 +7,10 @@ import { bareName, declaresDependency, entryReach, nearestPackage, packageImport
 
 type Services = Readonly<TSESLint.SourceCode>;
 
-/** A call of an exported function, in the file (`sourceCode`) where it is made. */
+/** A call of an exported function (or `new C()` of a class whose constructor is asked about), in the file (`sourceCode`) where it is made. */
 export interface ExportCallSite {
   sourceCode: Services;
-  call: TSESTree.CallExpression;
+  call: TSESTree.CallExpression | TSESTree.NewExpression;
 }
 
 /** More importers than this and the question is left open: the answer would cost a parse of each. */
@@ -27,7 +27,10 @@ const cache = new WeakMap<FunctionNode, { generation: number; sites: readonly Ex
  * value, re-exported), when the importers are not known (no package, too many), or when `fn` is
  * not exported or never called: then nothing is known about who runs it. Importers that are
  * one-shot code are left out (whatever they call, they call outside a serving process): an
- * export only they name has no call site, and an empty list.
+ * export only they name has no call site, and an empty list. A class's constructor is called by
+ * `new C()`; an instance method by `this.m()` in its class's other methods, when neither its file
+ * nor an importer names `.m` anywhere else (a caller holding the instance in a file that does not
+ * import the class stays unseen).
  */
 export function knownCallers(sourceCode: Services, fn: FunctionNode): readonly ExportCallSite[] | null {
   const generation = lintGeneration();
@@ -40,6 +43,8 @@ export function knownCallers(sourceCode: Services, fn: FunctionNode): readonly E
 
 function computeCallers(sourceCode: Services, fn: FunctionNode): readonly ExportCallSite[] | null {
   const file = sourceFileOf(sourceCode);
+  const instance = instanceMethodOf(fn);
+  if (instance) return file === null ? null : instanceCalls(sourceCode, file, instance);
   const method = staticMethodOf(fn);
   const exported = file === null ? null : method ? classExportsOf(sourceCode, method) : exportsOf(sourceCode, fn);
   if (file === null || exported === null) return null;
@@ -52,7 +57,9 @@ function computeCallers(sourceCode: Services, fn: FunctionNode): readonly Export
   // One-shot importers (tests, scripts) run nothing in a serving process, and a file whose text
   // never names the export cannot call it: neither needs a parse.
   const named = method ? [method.name] : [...exported.names].filter((n) => n !== DEFAULT);
-  const mentioning = importers.filter((importer) => (!method && exported.names.has(DEFAULT)) || mentionsAny(readText(importer) ?? '', named));
+  // Any importer may construct the class, or hand it on, under a name of its own choosing.
+  const everyImporter = method ? method.name === CONSTRUCTOR : exported.names.has(DEFAULT);
+  const mentioning = importers.filter((importer) => everyImporter || mentionsAny(readText(importer) ?? '', named));
   const candidates = mentioning.filter((importer) => entryReach(importer).kind !== 'one-shot');
   if (candidates.length > MAX_IMPORTERS) return null;
   for (const importer of candidates) {
@@ -74,7 +81,7 @@ function mentionsAny(text: string, names: readonly string[]): boolean {
 interface Exported {
   names: Set<string>;
   /** Calls made in the file itself, not through an export. */
-  ownCalls: TSESTree.CallExpression[];
+  ownCalls: (TSESTree.CallExpression | TSESTree.NewExpression)[];
 }
 
 function exportsOf(sourceCode: Services, fn: FunctionNode): Exported | null {
@@ -124,20 +131,78 @@ function exportedUses(sourceCode: Services, fn: FunctionNode): { names: Set<stri
   return { names, ownUses };
 }
 
-/** A static method, `class Db { static async connect() {} }`: its name and its class. */
+/**
+ * A static method, `class Db { static async connect() {} }`, or a class's constructor (called by
+ * `new Db()`): its name and its class. `module.exports = class Client {}` is the module's default.
+ */
 interface StaticMethod {
   name: string;
-  cls: TSESTree.ClassDeclaration;
+  cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression;
 }
+
+const CONSTRUCTOR = 'constructor';
 
 function staticMethodOf(fn: FunctionNode): StaticMethod | null {
   const member = fn.parent;
-  if (member?.type !== AST_NODE_TYPES.MethodDefinition || !member.static || member.computed || member.kind !== 'method' ||
+  if (member?.type !== AST_NODE_TYPES.MethodDefinition || member.computed || member.key.type !== AST_NODE_TYPES.Identifier) return null;
+  if (member.kind === 'constructor') {
+    const cls = member.parent.parent;
+    if (cls.type === AST_NODE_TYPES.ClassDeclaration && cls.id) return { name: CONSTRUCTOR, cls };
+    return cls.type === AST_NODE_TYPES.ClassExpression && assignedExport(cls.parent, cls) === DEFAULT ? { name: CONSTRUCTOR, cls } : null;
+  }
+  if (!member.static || member.kind !== 'method') return null;
+  const cls = member.parent.parent;
+  return cls.type === AST_NODE_TYPES.ClassDeclaration && cls.id ? { name: member.key.name, cls } : null;
+}
+
+/** An instance method, `class Client { async init() {} }`: its name and its class. */
+function instanceMethodOf(fn: FunctionNode): StaticMethod | null {
+  const member = fn.parent;
+  if (member?.type !== AST_NODE_TYPES.MethodDefinition || member.static || member.computed || member.kind !== 'method' ||
     member.key.type !== AST_NODE_TYPES.Identifier) {
     return null;
   }
-  const cls = member.parent.parent;
-  return cls.type === AST_NODE_TYPES.ClassDeclaration && cls.id ? { name: member.key.name, cls } : null;
+  return { name: member.key.name, cls: member.parent.parent };
+}
+
+/**
+ * `this.m()` in the instance methods (and constructor) of `m`'s class; null when `.m` is named
+ * anywhere else in the file, or in a file of the package that imports this one: then an instance
+ * may be handed on and called from there.
+ */
+function instanceCalls(sourceCode: Services, file: string, method: StaticMethod): readonly ExportCallSite[] | null {
+  const { cls, name } = method;
+  const calls: TSESTree.CallExpression[] = [];
+  let elsewhere = false;
+  walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+    if (elsewhere) return false;
+    if (node.type !== AST_NODE_TYPES.MemberExpression || staticPropertyName(node) !== name) return true;
+    const call = node.object.type === AST_NODE_TYPES.ThisExpression && thisClassOf(node) === cls ? calledAt(node) : null;
+    if (call) calls.push(call);
+    else elsewhere = true;
+    return true;
+  });
+  if (elsewhere || calls.length === 0) return null;
+  const importers = packageImporters(file);
+  if (importers === null) return null;
+  const member = new RegExp(`\\.\\s*${name.replace(/[$]/g, '\\$')}\\b`);
+  if (importers.some((importer) => member.test(readText(importer) ?? ''))) return null;
+  return calls.map((call) => ({ sourceCode, call }));
+}
+
+/** The class whose instance `this` is at `node`: through arrows, not through plain functions or static members. */
+function thisClassOf(node: TSESTree.Node): TSESTree.ClassDeclaration | TSESTree.ClassExpression | null {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.FunctionExpression && current.parent.type === AST_NODE_TYPES.MethodDefinition) {
+      const member = current.parent;
+      return member.static ? null : member.parent.parent;
+    }
+    if (current.type === AST_NODE_TYPES.FunctionExpression || current.type === AST_NODE_TYPES.FunctionDeclaration ||
+      current.type === AST_NODE_TYPES.PropertyDefinition || current.type === AST_NODE_TYPES.StaticBlock) {
+      return null;
+    }
+  }
+  return null;
 }
 
 /**
@@ -147,15 +212,15 @@ function staticMethodOf(fn: FunctionNode): StaticMethod | null {
  */
 function classExportsOf(sourceCode: Services, method: StaticMethod): Exported | null {
   const { cls, name } = method;
-  const id = cls.id as TSESTree.Identifier;
-  const ownCalls: TSESTree.CallExpression[] = [];
-  if (!thisCalls(sourceCode, cls, name, ownCalls)) return null;
+  const ownCalls: (TSESTree.CallExpression | TSESTree.NewExpression)[] = [];
+  if (name !== CONSTRUCTOR && !thisCalls(sourceCode, cls, name, ownCalls)) return null;
   const names = new Set<string>();
   const wrapper = cls.parent;
-  if (wrapper?.type === AST_NODE_TYPES.ExportDefaultDeclaration) names.add(DEFAULT);
-  if (wrapper?.type === AST_NODE_TYPES.ExportNamedDeclaration) names.add(id.name);
+  if (wrapper?.type === AST_NODE_TYPES.ExportDefaultDeclaration || assignedExport(wrapper, cls) === DEFAULT) names.add(DEFAULT);
+  if (wrapper?.type === AST_NODE_TYPES.ExportNamedDeclaration && cls.id) names.add(cls.id.name);
+  const id = cls.id;
   // The class name has two bindings: the one in the enclosing scope, and the class's own inside its body.
-  const references = sourceCode.getDeclaredVariables(cls).filter((v) => v.name === id.name).flatMap((v) => v.references);
+  const references = id ? sourceCode.getDeclaredVariables(cls).filter((v) => v.name === id.name).flatMap((v) => v.references) : [];
   for (const reference of references) {
     if (!reference.isRead()) continue;
     const use = reference.identifier as TSESTree.Identifier;
@@ -180,10 +245,10 @@ function classExportsOf(sourceCode: Services, method: StaticMethod): Exported | 
   return { names, ownCalls };
 }
 
-/** A use of a class binding: `C.name(…)` (that call), `C.other`, `new C()` ('other'), anything else 'unknown'. */
-function classUse(use: TSESTree.Node, name: string): TSESTree.CallExpression | 'other' | 'unknown' {
+/** A use of a class binding: `C.name(…)` (that call), `C.other`, `new C()` ('other', or the call itself for the constructor), anything else 'unknown'. */
+function classUse(use: TSESTree.Node, name: string): TSESTree.CallExpression | TSESTree.NewExpression | 'other' | 'unknown' {
   const parent = use.parent;
-  if (parent?.type === AST_NODE_TYPES.NewExpression && parent.callee === use) return 'other';
+  if (parent?.type === AST_NODE_TYPES.NewExpression && parent.callee === use) return name === CONSTRUCTOR ? parent : 'other';
   if (parent?.type !== AST_NODE_TYPES.MemberExpression || parent.object !== use) return 'unknown';
   const property = staticPropertyName(parent);
   if (property === null) return 'unknown';
@@ -192,7 +257,7 @@ function classUse(use: TSESTree.Node, name: string): TSESTree.CallExpression | '
 }
 
 /** `this.name(…)` in the class's static methods (where `this` is the class); false for any other read of it there. */
-function thisCalls(sourceCode: Services, cls: TSESTree.ClassDeclaration, name: string, into: TSESTree.CallExpression[]): boolean {
+function thisCalls(sourceCode: Services, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression, name: string, into: (TSESTree.CallExpression | TSESTree.NewExpression)[]): boolean {
   let unknown = false;
   for (const member of cls.body.body) {
     if (member.type !== AST_NODE_TYPES.MethodDefinition || !member.static) continue;
@@ -254,8 +319,8 @@ function callsFrom(
   target: string,
   names: ReadonlySet<string>,
   method: string | null,
-): TSESTree.CallExpression[] | null {
-  const calls: TSESTree.CallExpression[] = [];
+): (TSESTree.CallExpression | TSESTree.NewExpression)[] | null {
+  const calls: (TSESTree.CallExpression | TSESTree.NewExpression)[] = [];
   let unknown = false;
   const goesTo = (source: TSESTree.Node | null | undefined): boolean => {
     if (source?.type !== AST_NODE_TYPES.Literal || typeof source.value !== 'string') return false;
@@ -351,7 +416,7 @@ function bindModule(
   expr: TSESTree.Node,
   names: ReadonlySet<string>,
   bindings: { id: TSESTree.Node; namespace: boolean }[],
-  calls: TSESTree.CallExpression[],
+  calls: (TSESTree.CallExpression | TSESTree.NewExpression)[],
 ): boolean {
   const parent = expr.parent;
   if (parent?.type === AST_NODE_TYPES.ExpressionStatement) return true;

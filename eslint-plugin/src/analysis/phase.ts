@@ -4,10 +4,12 @@ import type { FunctionNode } from './ast';
 import { enclosingFunction, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { isSynchronouslyInvoked } from './asyncContext';
 import { isDevOnly } from './devOnly';
+import { handlerRegistration } from './handlers';
 import { importedModules } from './imports';
 import type { ExportCallSite } from './knownCallers';
 import { knownCallers } from './knownCallers';
 import { lintGeneration, sourceFileOf } from './localModules';
+import { firstListen, isBeforeOwnListen } from './serverStart';
 import { entryReach } from '../project';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -85,7 +87,9 @@ function atTopLevel(node: TSESTree.Node): boolean {
  * Is `node`, running in `fn`, part of the process starting up rather than serving?
  * - NestJS's `onModuleInit` / `onApplicationBootstrap` in a file that imports NestJS;
  * - a top-level entry (`main()`, `bootstrap()`) before its first `.listen(…)`: after that, the
- *   server takes requests while the rest of the function runs.
+ *   server takes requests while the rest of the function runs;
+ * - any function before it puts its own server up (`start()` that reads its certificates, then
+ *   listens), unless a known caller runs it once another server already listens.
  */
 export function isStartupPhase(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node): boolean {
   return startupAt(sourceCode, fn, node, 0);
@@ -101,9 +105,31 @@ function startupAt(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node, 
     return true;
   }
   if (inEndlessLoop(fn, node)) return false;
+  if (isBeforeOwnListen(sourceCode, fn, node) && noServerListensAtCalls(sourceCode, fn)) return true;
   if (!isTopLevelEntry(sourceCode, fn) && !calledOnlyAtStartup(sourceCode, fn, depth)) return false;
+  return beforeListen(sourceCode, fn, node);
+}
+
+/** `node` runs before `fn` puts a server up, or is the call that does (`await start()`: what `start` runs before its own listen comes first). */
+function beforeListen(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node): boolean {
   const listen = firstListen(sourceCode, fn);
-  return listen === null || node.range[1] <= listen.range[0];
+  return listen === null || listen === node || node.range[1] <= listen.range[0];
+}
+
+/**
+ * `main() { await startApi(); await startAdmin(); }`: the admin server comes up while the API
+ * serves; `app.post('/reload', () => restart())` restarts it while the old one serves. Every known
+ * call of `fn` is made outside a request handler and before its caller puts a server up; with no
+ * caller known (`throng(start)` in another file), only `fn` itself is seen.
+ */
+function noServerListensAtCalls(sourceCode: Services, fn: FunctionNode): boolean {
+  const sites = knownCallers(sourceCode, fn);
+  return sites === null || sites.every((site) => {
+    const caller = runningFunction(site.call);
+    if (caller === null || caller === fn) return true;
+    return beforeListen(site.sourceCode, caller, site.call) &&
+      handlerRegistration(site.sourceCode, sourceFileOf(site.sourceCode) ?? '', caller) === null;
+  });
 }
 
 const startupCallers = new WeakMap<FunctionNode, { generation: number; startup: boolean }>();
@@ -159,23 +185,6 @@ function inEndlessLoop(fn: FunctionNode, node: TSESTree.Node): boolean {
     }
   }
   return false;
-}
-
-/**
- * The first `x.listen(…)` call `fn` makes while it runs (its body and synchronous callbacks such
- * as a promise executor), in source order.
- */
-function firstListen(sourceCode: Services, fn: FunctionNode): TSESTree.CallExpression | null {
-  let found: TSESTree.CallExpression | null = null;
-  walk(fn.body, sourceCode.visitorKeys, (n) => {
-    if (isFunctionNode(n) && !isSynchronouslyInvoked(n)) return false;
-    if (n.type === AST_NODE_TYPES.CallExpression && n.callee.type === AST_NODE_TYPES.MemberExpression &&
-      staticPropertyName(n.callee) === 'listen' && (!found || n.range[0] < found.range[0])) {
-      found = n;
-    }
-    return true;
-  });
-  return found;
 }
 
 const swallowCache = new WeakMap<object, boolean>();

@@ -69,6 +69,35 @@ describe('knownCallers of static methods and unexported functions', () => {
   });
 });
 
+/** The function of `name`'s method `method` (a constructor is `constructor`). */
+function methodIn(name: string, method: string): { sourceCode: NonNullable<ReturnType<typeof moduleSourceCode>>; fn: FunctionNode } {
+  const sourceCode = moduleSourceCode(at(name));
+  assert.ok(sourceCode);
+  let fn: FunctionNode | null = null;
+  walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+    if (node.type === AST_NODE_TYPES.MethodDefinition && node.key.type === AST_NODE_TYPES.Identifier && node.key.name === method && isFunctionNode(node.value)) fn = node.value;
+    return true;
+  });
+  assert.ok(fn, method);
+  return { sourceCode, fn };
+}
+
+describe('knownCallers of constructors and instance methods', () => {
+  it('a constructor is called by `new C()` in the importers', () => {
+    const bot = methodIn('bot.js', 'constructor');
+    const sites = knownCallers(bot.sourceCode, bot.fn);
+    assert.deepEqual(sites?.map((s) => [s.call.type, s.call.loc.start.line]), [[AST_NODE_TYPES.NewExpression, 18]]);
+  });
+  it("an instance method by `this.m()` in its class's own methods", () => {
+    const init = methodIn('bot.js', 'init');
+    assert.deepEqual(knownCallers(init.sourceCode, init.fn)?.map((s) => s.call.loc.start.line), [6]);
+  });
+  it('is null for an instance method an importer names on an instance', () => {
+    const refresh = methodIn('cache.js', 'refresh');
+    assert.equal(knownCallers(refresh.sourceCode, refresh.fn), null);
+  });
+});
+
 describe('isStartupPhase across files', () => {
   it('startup when every caller is; serving when a route or the code after listen calls it', () => {
     for (const name of ['server.js', 'run.js', 'late.js', 'legacy.js', 'keys.js', 'db.js', 'local.js']) {
@@ -79,5 +108,14 @@ describe('isStartupPhase across files', () => {
       const { sourceCode, fn, read } = exported(name);
       assert.equal(isStartupPhase(sourceCode, fn, read), false, name);
     }
+  });
+  it("a constructor's method is startup when every `new` of its class is", () => {
+    const phaseOf = (name: string, method: string): boolean => {
+      const { sourceCode, fn } = methodIn(name, method);
+      return isStartupPhase(sourceCode, fn, fn.body as TSESTree.Node);
+    };
+    assert.equal(phaseOf('bot.js', 'init'), true);
+    assert.equal(phaseOf('session.js', 'load'), false);
+    assert.equal(phaseOf('cache.js', 'refresh'), false);
   });
 });

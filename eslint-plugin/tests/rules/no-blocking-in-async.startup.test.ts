@@ -36,6 +36,9 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     file('db.js'),
     // A function the file does not export, called only by its entry.
     file('local.js'),
+    // An instance method only its constructor calls (`this.init()`), of a class built at the top
+    // level of the start script.
+    file('bot.js'),
   ],
   invalid: [
     // Near misses: a route runs it per request.
@@ -53,5 +56,9 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     reported('registry.js', 3),
     // An unexported function a route of its own file calls.
     reported('localRoute.js'),
+    // The constructor's method, on an object a route builds per request.
+    reported('session.js', 9),
+    // Built at startup, but an importer also calls the method on the instance (per request).
+    reported('cache.js', 9),
   ],
 });
