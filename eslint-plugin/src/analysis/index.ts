@@ -25,6 +25,7 @@ export * from './inFlight';
 export * from './knownCallers';
 export * from './onceOnly';
 export * from './knownValues';
+export * from './libraryReleases';
 export * from './localModules';
 export * from './locks';
 export * from './membershipFilters';
