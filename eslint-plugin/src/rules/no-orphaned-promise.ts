@@ -5,7 +5,7 @@ import {
   asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forEachDropsRejections, forOfRewrite,
   functionCannotThrow, getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isFunctionNode, isPromiseHandled,
   isExecutorGuarded, isRejectionGuarded, isVariableRead, mapForOfRewrite, matchesAllowList, mayRegisterHandlers,
-  promiseArrayOrigin, promiseCanReject, promiseOrigin, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
+  promiseArrayOrigin, promiseCanReject, promiseOrigin, resurfacesRejection, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { evidenceAt, recordEvidence } from '../util/evidence';
@@ -107,8 +107,9 @@ export default createRule<Options, MessageId>({
       const origin = promiseOrigin(sourceCode, node, types);
       // A handled chain, an async function (here or imported) whose body is guarded by `try/catch`,
       // `Promise.allSettled(…).finally(…)`: nothing can reject. The same guard clears a listener.
-      // `recommended` asks whether it rejects at run time: an `await` or `throw` outside any try.
-      if (!origin || !promiseCanReject(sourceCode, node, origin, !strict)) return null;
+      // `recommended` asks whether it rejects at run time: an `await` or `throw` outside any try,
+      // and leaves `Promise.resolve(v).then(() => {})`, written to let a rejection surface.
+      if (!origin || !promiseCanReject(sourceCode, node, origin, !strict) || (!strict && resurfacesRejection(sourceCode, node))) return null;
       const expr = skipTransparent(node);
       if (expr.type === AST_NODE_TYPES.CallExpression && matchesAllowList(sourceCode, expr, allowedCalls)) return null;
       return origin;
