@@ -11,6 +11,7 @@ export * from './collections';
 export * from './combinators';
 export * from './construction';
 export * from './devOnly';
+export * from './devOnlyModules';
 export * from './emitters';
 export * from './dataSources';
 export * from './detachedHolds';

@@ -1,9 +1,9 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import type { CallPattern, FunctionNode, PromiseArrayOrigin, PromiseOrigin, UnhandledPolicy } from '../analysis';
+import type { CallPattern, FunctionNode, PromiseArrayOrigin, PromiseOrigin } from '../analysis';
 import {
   asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forEachDropsRejections, forOfRewrite,
-  functionCannotThrow, getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isFunctionNode, isPromiseHandled,
+  functionCannotThrow, getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isDevOnlyModule, isFunctionNode, isPromiseHandled,
   isExecutorGuarded, isRejectionGuarded, isVariableRead, mapForOfRewrite, matchesAllowList, mayRegisterHandlers,
   promiseArrayOrigin, promiseCanReject, promiseOrigin, resurfacesRejection, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
 } from '../analysis';
@@ -92,15 +92,17 @@ export default createRule<Options, MessageId>({
     const types = typeOracle(context);
     const strict = isStrict(context);
     const handlersPossible = mayRegisterHandlers(sourceCode, context.filename);
-    let policy: UnhandledPolicy | undefined;
+    let offProduction: boolean | undefined;
     /** An async callback that can reject: at run time (`recommended`), or at all (`strict`). */
     const callbackRejects = (fn: FunctionNode): boolean => strict ? !functionCannotThrow(fn, sourceCode) : asyncBodyRejection(sourceCode, fn) !== null;
     /**
-     * Every process that runs this file logs unhandled rejections and keeps serving: a dropped
-     * promise's failure is then seen, and `recommended` leaves it to `strict`, a route that never
-     * answers (one request, logged) too. Not for a promise that never settles or a lost order.
+     * Every process that runs this file logs unhandled rejections and keeps serving, or only a
+     * development process runs it (a watcher, a dev server): a dropped promise's failure is then
+     * seen, and `recommended` leaves it to `strict`, a route that never answers (one request,
+     * logged) too. Not for a promise that never settles or a lost order.
      */
-    const processLogs = (): boolean => !strict && (policy ??= unhandledPolicy(context.filename)).kind === 'logs';
+    const failureIsSeen = (): boolean => !strict &&
+      (offProduction ??= unhandledPolicy(context.filename).kind === 'logs' || isDevOnlyModule(sourceCode, context.filename));
 
     /** The origin of a promise that needs looking after, or null (not a promise, handled chain, allowed call). */
     const needsHandling = (node: TSESTree.Node): PromiseOrigin | null => {
@@ -116,7 +118,7 @@ export default createRule<Options, MessageId>({
     };
 
     const reportDropped = (node: TSESTree.Node, origin: PromiseOrigin): void => {
-      if (processLogs()) return;
+      if (failureIsSeen()) return;
       const messageId = origin.kind === 'chain' ? 'unhandledChain' : 'orphanedPromise';
       const data = { origin: describeOrigin(sourceCode, context.filename, node, origin), method: origin.kind === 'chain' ? origin.method : '' };
       recordEvidence(context, node, messageId, originEvidence(origin));
@@ -130,7 +132,7 @@ export default createRule<Options, MessageId>({
     const reportDroppedArray = (node: TSESTree.Node, array: TSESTree.Node, messageId: 'orphanedPromiseArray' | 'voidedPromiseArray'): boolean => {
       const origin = arrayOrigin(array);
       if (!origin) return false;
-      if (processLogs()) return true;
+      if (failureIsSeen()) return true;
       const all = `Promise.all(${argumentText(sourceCode, array)})`;
       const suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = [];
       if (getAsyncContext(node)?.via.length === 0) {
@@ -168,7 +170,7 @@ export default createRule<Options, MessageId>({
 
     const reportUnusedArray = (id: TSESTree.Identifier, init: TSESTree.Node): void => {
       const origin = arrayOrigin(init);
-      if (!origin || isVariableRead(sourceCode, id) || processLogs()) return;
+      if (!origin || isVariableRead(sourceCode, id) || failureIsSeen()) return;
       recordEvidence(context, id, 'unusedPromiseArray', [evidenceAt(init, 'promises created here'), ...arrayEvidence(origin)]);
       const data = { name: id.name, array: describeArray(sourceCode, init, origin), line: init.loc.start.line };
       context.report({ node: id, messageId: 'unusedPromiseArray', data });
@@ -182,7 +184,7 @@ export default createRule<Options, MessageId>({
         reportUnusedArray(id, init);
         return;
       }
-      if (processLogs()) return;
+      if (failureIsSeen()) return;
       recordEvidence(context, id, 'unusedPromise', [evidenceAt(init, 'promise created here'), ...originEvidence(origin)]);
       const data = { name: id.name, origin: describeOrigin(sourceCode, context.filename, init, origin), line: init.loc.start.line };
       context.report({ node: id, messageId: 'unusedPromise', data });
@@ -216,7 +218,7 @@ export default createRule<Options, MessageId>({
       for (const arg of call.arguments) {
         if (arg.type === AST_NODE_TYPES.SpreadElement || isPromiseHandled(sourceCode, arg, allowVoid)) continue;
         const origin = needsHandling(arg);
-        if (!origin || processLogs()) continue;
+        if (!origin || failureIsSeen()) continue;
         recordEvidence(context, arg, 'unusedPromise', originEvidence(origin));
         const data = { name: callee.object.name, origin: describeOrigin(sourceCode, context.filename, arg, origin), line: arg.loc.start.line };
         context.report({ node: arg, messageId: 'unusedPromise', data });
@@ -242,7 +244,7 @@ export default createRule<Options, MessageId>({
       const first = registration.callbackIndex;
       for (const arg of call.arguments.slice(first)) {
         if (!isFunctionNode(arg) || !arg.async || settled.has(arg) || !callbackRejects(arg)) continue;
-        if (matchesAllowList(sourceCode, call, allowedCallbacks) || processLogs()) return;
+        if (matchesAllowList(sourceCode, call, allowedCallbacks) || failureIsSeen()) return;
         recordEvidence(context, arg, 'asyncCallbackIgnored', [evidenceAt(call, `registered with ${registration.name}`)]);
         context.report({ node: arg, messageId: 'asyncCallbackIgnored', data: { name: registration.name } });
       }
@@ -261,7 +263,7 @@ export default createRule<Options, MessageId>({
         const verdict = handlerPromiseVerdict(sourceCode, context.filename, arg);
         if (!verdict) continue;
         settled.add(arg);
-        if (verdict.policy === 'handles' || isRejectionGuarded(arg) || (!strict && asyncBodyRejection(sourceCode, arg) === null) || processLogs()) continue;
+        if (verdict.policy === 'handles' || isRejectionGuarded(arg) || (!strict && asyncBodyRejection(sourceCode, arg) === null) || failureIsSeen()) continue;
         const framework = verdict.framework === 'express' ? 'Express' : verdict.framework;
         recordEvidence(context, arg, 'frameworkIgnoresPromise', [evidenceAt(verdict.registration.node, `registered with ${framework} ${verdict.major} here`)]);
         const data = { framework, major: String(verdict.major), role: verdict.registration.role };
