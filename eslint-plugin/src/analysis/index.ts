@@ -44,6 +44,7 @@ export * from './rxRetries';
 export * from './singleMetadata';
 export * from './sleepChains';
 export * from './sleeps';
+export * from './testOnlyCode';
 export * from './threadPoolWork';
 export * from './typeQueries';
 export * from './unhandledPolicy';

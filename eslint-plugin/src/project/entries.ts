@@ -294,6 +294,28 @@ function developmentReach(
   return only;
 }
 
+/** A file of a test suite: a test by its name, or any file in a test folder of its package (`test/fixtures/fake-store.ts`). */
+export function isTestSuiteFile(file: string): boolean {
+  if (isTestFile(file)) return true;
+  const facts = nearestPackage(file);
+  return facts.manifest !== null && inTestFolder(path.dirname(facts.manifest), path.resolve(file));
+}
+
+/**
+ * The files of `file`'s package whose text has `word` as a whole word, sorted; null when the
+ * package cannot be listed whole (no package, too many files). A text search: what a name could be
+ * used by, for a caller to read further.
+ */
+export function packageFilesNaming(file: string, word: string): readonly string[] | null {
+  if (!path.isAbsolute(file)) return null;
+  const facts = nearestPackage(file);
+  if (facts.manifest === null) return null;
+  const graph = packageGraph(facts);
+  if (graph.truncated) return null;
+  const pattern = new RegExp(`(?<![\\w$])${word.replace(/\$/g, '\\$')}(?![\\w$])`);
+  return [...graph.reach.keys()].filter((f) => pattern.test(readText(f) ?? '')).sort();
+}
+
 /**
  * Does only a development process run `file`: a dev script's target beside a production entry,
  * or a file reached only from such (a watcher, a recompiler)? False when not known.
