@@ -96,10 +96,9 @@ export default createRule<Options, MessageId>({
     /** An async callback that can reject: at run time (`recommended`), or at all (`strict`). */
     const callbackRejects = (fn: FunctionNode): boolean => strict ? !functionCannotThrow(fn, sourceCode) : asyncBodyRejection(sourceCode, fn) !== null;
     /**
-     * Every process that runs this file logs unhandled rejections and keeps serving, only a
-     * development process runs it (a watcher, a dev server), or only the test suite runs `node`:
-     * a dropped promise's failure is then seen, and `recommended` leaves it to `strict`, a route
-     * that never answers (one request, logged) too. Not for a promise that never settles.
+     * Every process that runs this file logs unhandled rejections and keeps serving, only a dev
+     * process runs it, or only the tests run `node`: its failure is then seen, and `recommended`
+     * leaves it to `strict` (a route that never answers too). Not a promise that never settles.
      */
     const failureIsSeen = (node: TSESTree.Node): boolean => !strict &&
       ((offProduction ??= unhandledPolicy(context.filename).kind === 'logs' || isDevOnlyModule(sourceCode, context.filename)) ||
