@@ -77,3 +77,14 @@ export const TYPE_NAMES: readonly CatalogEntry[] = [
   { module: 'generic-pool', export: 'Pool', kind: 'genericPool' },
   { module: 'redlock', export: 'default', kind: 'redlock' },
 ];
+
+/**
+ * Library functions that give back the resource passed at `argument`: after the call the caller
+ * no longer holds it, whether the call succeeds or fails. `@evershop/postgres-query-builder`'s
+ * `commit(connection)` and `rollback(connection)` end the transaction and call
+ * `connection.release()` (a failed `ROLLBACK` releases with the error).
+ */
+export const RELEASING_FUNCTIONS: readonly { module: string; export: string; argument: number }[] = [
+  { module: '@evershop/postgres-query-builder', export: 'commit', argument: 0 },
+  { module: '@evershop/postgres-query-builder', export: 'rollback', argument: 0 },
+];

@@ -48,6 +48,7 @@ import { getConstruction, thisClass } from './construction';
 import { refMatches, resolveReference } from './imports';
 import { askChecker, typeAt } from './typeQueries';
 import { callsAcquireWrapper, callsReleaseHelper } from './acquireWrappers';
+import { releasedByLibrary } from './libraryReleases';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -81,7 +82,7 @@ export type ReleaseForm =
   | 'ownerTakesResult'
   /** `lockfile.unlock(file)`: a module function. */
   | 'moduleFunction'
-  /** `releaseConnection(conn)`: a function of the project that releases its argument. */
+  /** `releaseConnection(conn)`: a function of the project, or a catalogued library function (`commit(conn)`), that releases its argument. */
   | 'helper';
 
 export interface ReleaseSite {
@@ -836,9 +837,13 @@ function findReleases(sourceCode: Services, q: ReleaseQuery): ReleaseSite[] {
           sites.set(use.call, 'ownerTakesResult');
         }
       }
-      if (q.resultRole === 'resource' && use.kind === 'argument' && use.call.type === AST_NODE_TYPES.CallExpression && !sites.has(use.call) &&
-        callsReleaseHelper(sourceCode, use.call, argumentIndex(use.call, argumentOf(id)), q.shape.resultRelease.length > 0 ? q.shape.resultRelease : ['release'])) {
-        sites.set(use.call, 'helper');
+      if (q.resultRole === 'resource' && use.kind === 'argument' && use.call.type === AST_NODE_TYPES.CallExpression && !sites.has(use.call)) {
+        const index = argumentIndex(use.call, argumentOf(id));
+        // A library function the catalogue knows (a query builder's `commit(client)`), or a project function that releases it.
+        if (releasedByLibrary(sourceCode, use.call, index) ||
+          callsReleaseHelper(sourceCode, use.call, index, q.shape.resultRelease.length > 0 ? q.shape.resultRelease : ['release'])) {
+          sites.set(use.call, 'helper');
+        }
       }
     }
   }

@@ -9,6 +9,7 @@ import type { ModuleRef } from './imports';
 import { normalizeModule, resolveReference } from './imports';
 import type { CheckerServices } from './typeQueries';
 import { askChecker, typeAt } from './typeQueries';
+import { wrapsGuardedCallback } from './guardedCallbacks';
 import { importsProjectFile } from './dynamicImports';
 import { importedFunction, importsProjectModules } from './moduleFunctions';
 import { packagePromiseCall } from './packagePromises';
@@ -246,7 +247,8 @@ function valueCanReject(sourceCode: Services, value: TSESTree.Node, how: 'awaite
   if (importsProjectFile(sourceCode, expr)) return false;
   const origin = syntacticOrigin(sourceCode, expr, 0);
   if (origin) return promiseCanReject(sourceCode, expr, origin, true);
-  return how === 'awaited' && expr.type !== AST_NODE_TYPES.Literal;
+  // Unknown code that only wraps a callback which catches its own errors (a tracing span).
+  return how === 'awaited' && expr.type !== AST_NODE_TYPES.Literal && !wrapsGuardedCallback(expr, (fn) => callbackSettlesAtRunTime(sourceCode, fn));
 }
 
 /**

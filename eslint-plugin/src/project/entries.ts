@@ -113,6 +113,8 @@ interface PackageGraph {
   /** Each process entry's reach, filled on first question. */
   entryReach: Map<string, ReadonlySet<string>>;
   importers: ReadonlyMap<string, readonly string[]>;
+  /** Files only development processes run (see `isDevelopmentOnly`). */
+  developmentOnly: ReadonlySet<string>;
   truncated: boolean;
 }
 
@@ -261,7 +263,68 @@ function buildGraph(facts: PackageFacts, root: string): PackageGraph {
   }
   for (const file of files) if (!reach.has(file)) reach.set(file, { kind: 'long-lived', reason: 'a long-lived entry imports it', entry: false });
   const handlerFiles = new Set(files.filter((f) => (scans.get(f) as FileScan).processHandler));
-  return { reach, processEntries, edges, handlerFiles, entryReach: new Map(), importers, truncated };
+  const developmentOnly = production && !truncated
+    ? developmentReach(development.flatMap((d) => (d.file === null ? [] : [d.file])), edges, importers, fromLongLived)
+    : new Set<string>();
+  return { reach, processEntries, edges, handlerFiles, entryReach: new Map(), importers, developmentOnly, truncated };
+}
+
+/**
+ * The files only development processes run: the targets of the package's dev scripts that no
+ * production entry reaches, and what they reach whose every importer is such a file. A `bin`
+ * command that also starts a dev target starts the same development process; a test or a
+ * production module importing a file keeps it out.
+ */
+function developmentReach(
+  targets: readonly string[],
+  edges: ReadonlyMap<string, readonly string[]>,
+  importers: ReadonlyMap<string, readonly string[]>,
+  production: ReadonlySet<string>,
+): Set<string> {
+  const roots = new Set(targets.filter((f) => !production.has(f)));
+  const only = spread([...roots], edges, (f) => !production.has(f));
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const file of only) {
+      if (roots.has(file) || (importers.get(file) ?? []).every((i) => only.has(i))) continue;
+      only.delete(file);
+      changed = true;
+    }
+  }
+  return only;
+}
+
+/** A file of a test suite: a test by its name, or any file in a test folder of its package (`test/fixtures/fake-store.ts`). */
+export function isTestSuiteFile(file: string): boolean {
+  if (isTestFile(file)) return true;
+  const facts = nearestPackage(file);
+  return facts.manifest !== null && inTestFolder(path.dirname(facts.manifest), path.resolve(file));
+}
+
+/**
+ * The files of `file`'s package whose text has `word` as a whole word, sorted; null when the
+ * package cannot be listed whole (no package, too many files). A text search: what a name could be
+ * used by, for a caller to read further.
+ */
+export function packageFilesNaming(file: string, word: string): readonly string[] | null {
+  if (!path.isAbsolute(file)) return null;
+  const facts = nearestPackage(file);
+  if (facts.manifest === null) return null;
+  const graph = packageGraph(facts);
+  if (graph.truncated) return null;
+  const pattern = new RegExp(`(?<![\\w$])${word.replace(/\$/g, '\\$')}(?![\\w$])`);
+  return [...graph.reach.keys()].filter((f) => pattern.test(readText(f) ?? '')).sort();
+}
+
+/**
+ * Does only a development process run `file`: a dev script's target beside a production entry,
+ * or a file reached only from such (a watcher, a recompiler)? False when not known.
+ */
+export function isDevelopmentOnly(file: string): boolean {
+  if (!path.isAbsolute(file)) return false;
+  const facts = nearestPackage(file);
+  if (facts.manifest === null) return false;
+  return packageGraph(facts).developmentOnly.has(path.resolve(file));
 }
 
 function spread(starts: readonly string[], edges: ReadonlyMap<string, readonly string[]>, may: (file: string) => boolean): Set<string> {

@@ -1,11 +1,11 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import type { CallPattern, FunctionNode, PromiseArrayOrigin, PromiseOrigin, UnhandledPolicy } from '../analysis';
+import type { CallPattern, FunctionNode, PromiseArrayOrigin, PromiseOrigin } from '../analysis';
 import {
   asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forEachDropsRejections, forOfRewrite,
-  functionCannotThrow, getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isFunctionNode, isPromiseHandled,
-  isExecutorGuarded, isRejectionGuarded, isVariableRead, mapForOfRewrite, matchesAllowList, mayRegisterHandlers,
-  promiseArrayOrigin, promiseCanReject, promiseOrigin, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
+  functionCannotThrow, getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isDevOnlyModule, isFunctionNode, isPromiseHandled,
+  isExecutorGuarded, isRejectionGuarded, isVariableRead, mapForOfRewrite, matchesAllowList, mayRegisterHandlers, onlyTestsRun,
+  promiseArrayOrigin, promiseCanReject, promiseOrigin, resurfacesRejection, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { evidenceAt, recordEvidence } from '../util/evidence';
@@ -92,30 +92,33 @@ export default createRule<Options, MessageId>({
     const types = typeOracle(context);
     const strict = isStrict(context);
     const handlersPossible = mayRegisterHandlers(sourceCode, context.filename);
-    let policy: UnhandledPolicy | undefined;
+    let offProduction: boolean | undefined;
     /** An async callback that can reject: at run time (`recommended`), or at all (`strict`). */
     const callbackRejects = (fn: FunctionNode): boolean => strict ? !functionCannotThrow(fn, sourceCode) : asyncBodyRejection(sourceCode, fn) !== null;
     /**
-     * Every process that runs this file logs unhandled rejections and keeps serving: a dropped
-     * promise's failure is then seen, and `recommended` leaves it to `strict`, a route that never
-     * answers (one request, logged) too. Not for a promise that never settles or a lost order.
+     * Every process that runs this file logs unhandled rejections and keeps serving, only a dev
+     * process runs it, or only the tests run `node`: its failure is then seen, and `recommended`
+     * leaves it to `strict` (a route that never answers too). Not a promise that never settles.
      */
-    const processLogs = (): boolean => !strict && (policy ??= unhandledPolicy(context.filename)).kind === 'logs';
+    const failureIsSeen = (node: TSESTree.Node): boolean => !strict &&
+      ((offProduction ??= unhandledPolicy(context.filename).kind === 'logs' || isDevOnlyModule(sourceCode, context.filename)) ||
+        onlyTestsRun(sourceCode, context.filename, node));
 
     /** The origin of a promise that needs looking after, or null (not a promise, handled chain, allowed call). */
     const needsHandling = (node: TSESTree.Node): PromiseOrigin | null => {
       const origin = promiseOrigin(sourceCode, node, types);
       // A handled chain, an async function (here or imported) whose body is guarded by `try/catch`,
       // `Promise.allSettled(…).finally(…)`: nothing can reject. The same guard clears a listener.
-      // `recommended` asks whether it rejects at run time: an `await` or `throw` outside any try.
-      if (!origin || !promiseCanReject(sourceCode, node, origin, !strict)) return null;
+      // `recommended` asks whether it rejects at run time: an `await` or `throw` outside any try,
+      // and leaves `Promise.resolve(v).then(() => {})`, written to let a rejection surface.
+      if (!origin || !promiseCanReject(sourceCode, node, origin, !strict) || (!strict && resurfacesRejection(sourceCode, node))) return null;
       const expr = skipTransparent(node);
       if (expr.type === AST_NODE_TYPES.CallExpression && matchesAllowList(sourceCode, expr, allowedCalls)) return null;
       return origin;
     };
 
     const reportDropped = (node: TSESTree.Node, origin: PromiseOrigin): void => {
-      if (processLogs()) return;
+      if (failureIsSeen(node)) return;
       const messageId = origin.kind === 'chain' ? 'unhandledChain' : 'orphanedPromise';
       const data = { origin: describeOrigin(sourceCode, context.filename, node, origin), method: origin.kind === 'chain' ? origin.method : '' };
       recordEvidence(context, node, messageId, originEvidence(origin));
@@ -129,7 +132,7 @@ export default createRule<Options, MessageId>({
     const reportDroppedArray = (node: TSESTree.Node, array: TSESTree.Node, messageId: 'orphanedPromiseArray' | 'voidedPromiseArray'): boolean => {
       const origin = arrayOrigin(array);
       if (!origin) return false;
-      if (processLogs()) return true;
+      if (failureIsSeen(node)) return true;
       const all = `Promise.all(${argumentText(sourceCode, array)})`;
       const suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = [];
       if (getAsyncContext(node)?.via.length === 0) {
@@ -167,7 +170,7 @@ export default createRule<Options, MessageId>({
 
     const reportUnusedArray = (id: TSESTree.Identifier, init: TSESTree.Node): void => {
       const origin = arrayOrigin(init);
-      if (!origin || isVariableRead(sourceCode, id) || processLogs()) return;
+      if (!origin || isVariableRead(sourceCode, id) || failureIsSeen(id)) return;
       recordEvidence(context, id, 'unusedPromiseArray', [evidenceAt(init, 'promises created here'), ...arrayEvidence(origin)]);
       const data = { name: id.name, array: describeArray(sourceCode, init, origin), line: init.loc.start.line };
       context.report({ node: id, messageId: 'unusedPromiseArray', data });
@@ -181,7 +184,7 @@ export default createRule<Options, MessageId>({
         reportUnusedArray(id, init);
         return;
       }
-      if (processLogs()) return;
+      if (failureIsSeen(id)) return;
       recordEvidence(context, id, 'unusedPromise', [evidenceAt(init, 'promise created here'), ...originEvidence(origin)]);
       const data = { name: id.name, origin: describeOrigin(sourceCode, context.filename, init, origin), line: init.loc.start.line };
       context.report({ node: id, messageId: 'unusedPromise', data });
@@ -215,7 +218,7 @@ export default createRule<Options, MessageId>({
       for (const arg of call.arguments) {
         if (arg.type === AST_NODE_TYPES.SpreadElement || isPromiseHandled(sourceCode, arg, allowVoid)) continue;
         const origin = needsHandling(arg);
-        if (!origin || processLogs()) continue;
+        if (!origin || failureIsSeen(arg)) continue;
         recordEvidence(context, arg, 'unusedPromise', originEvidence(origin));
         const data = { name: callee.object.name, origin: describeOrigin(sourceCode, context.filename, arg, origin), line: arg.loc.start.line };
         context.report({ node: arg, messageId: 'unusedPromise', data });
@@ -241,7 +244,7 @@ export default createRule<Options, MessageId>({
       const first = registration.callbackIndex;
       for (const arg of call.arguments.slice(first)) {
         if (!isFunctionNode(arg) || !arg.async || settled.has(arg) || !callbackRejects(arg)) continue;
-        if (matchesAllowList(sourceCode, call, allowedCallbacks) || processLogs()) return;
+        if (matchesAllowList(sourceCode, call, allowedCallbacks) || failureIsSeen(arg)) return;
         recordEvidence(context, arg, 'asyncCallbackIgnored', [evidenceAt(call, `registered with ${registration.name}`)]);
         context.report({ node: arg, messageId: 'asyncCallbackIgnored', data: { name: registration.name } });
       }
@@ -260,7 +263,7 @@ export default createRule<Options, MessageId>({
         const verdict = handlerPromiseVerdict(sourceCode, context.filename, arg);
         if (!verdict) continue;
         settled.add(arg);
-        if (verdict.policy === 'handles' || isRejectionGuarded(arg) || (!strict && asyncBodyRejection(sourceCode, arg) === null) || processLogs()) continue;
+        if (verdict.policy === 'handles' || isRejectionGuarded(arg) || (!strict && asyncBodyRejection(sourceCode, arg) === null) || failureIsSeen(arg)) continue;
         const framework = verdict.framework === 'express' ? 'Express' : verdict.framework;
         recordEvidence(context, arg, 'frameworkIgnoresPromise', [evidenceAt(verdict.registration.node, `registered with ${framework} ${verdict.major} here`)]);
         const data = { framework, major: String(verdict.major), role: verdict.registration.role };
@@ -275,7 +278,7 @@ export default createRule<Options, MessageId>({
       // `recommended` leaves a callback that cannot reject at run time: only the order is lost.
       const returnsPromise = (strict && callback.async) || forEachDropsRejections(sourceCode, call) ||
         (callback.body.type !== AST_NODE_TYPES.BlockStatement && needsHandling(callback.body) !== null);
-      if (!returnsPromise) return;
+      if (!returnsPromise || (!strict && onlyTestsRun(sourceCode, context.filename, call))) return;
       const rewrite = forOfRewrite(sourceCode, call);
       recordEvidence(context, callback, 'forEachAsync', [evidenceAt(call, 'forEach ignores the returned promises')]);
       const suggest = rewrite ? [{ messageId: 'rewriteForOf' as const, fix: (fixer: TSESLint.RuleFixer): TSESLint.RuleFix => fixer.replaceText(rewrite.statement, rewrite.text) }] : [];
