@@ -2,7 +2,8 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { isBuiltin } from 'node:module';
 import * as path from 'node:path';
-import { DISK_CACHE_MS, bareName, declaresDependency, importRecords, isModuleText, parsedModule, projectVersion, readLogOpen, readText, resolveImport } from '../project';
+import type { ParsedModule } from '../project';
+import { DISK_CACHE_MS, bareName, declaresDependency, importRecords, isModuleText, moduleTokens, parsedModule, projectVersion, readLogOpen, readText, resolveImport } from '../project';
 import type { ModuleRef } from './imports';
 import { importedModules, normalizeModule } from './imports';
 import { skipTransparent, staticPropertyName } from './ast';
@@ -165,17 +166,82 @@ function buildModuleSourceCode(file: string): Services | null {
   if (!parsed) return null;
   let sourceCode = built.get(parsed.program);
   if (sourceCode === undefined) {
-    const { SourceCode, analyze, visitorKeys } = tools();
+    const { analyze, visitorKeys } = tools();
     const isModule = parsed.program.body.some(
       (s) => s.type === AST_NODE_TYPES.ImportDeclaration || s.type.startsWith('Export'),
     );
     const scopeManager = analyze(parsed.program, { sourceType: isModule ? 'module' : 'script', globalReturn: !isModule });
-    sourceCode = new SourceCode({ text: parsed.text, ast: parsed.program, scopeManager, visitorKeys });
+    // ESLint's `SourceCode` insists on the arrays; `tokensOnDemand` replaces them.
+    Object.assign(parsed.program, { tokens: [], comments: [] });
+    sourceCode = new (moduleSourceCodeClass())({ text: parsed.text, ast: parsed.program, scopeManager, visitorKeys });
+    tokensOnDemand(sourceCode, parsed, scopeManager);
     files.set(sourceCode, file);
     moduleSources.add(sourceCode);
     built.set(parsed.program, sourceCode);
   }
   return sourceCode;
+}
+
+/**
+ * A module's parse carries no tokens or comments (see `ParsedModule`); its `SourceCode` gets them
+ * on first ask. Every token and comment query, and `ast.tokens`/`ast.comments`, goes to a second
+ * `SourceCode` over the same text built with them: a token query needs only node ranges, which
+ * are the same. The analysis asks them of the linted file only, so this is never paid today, but
+ * a question that does ask of a module gets the answer it would get from ESLint's parse.
+ */
+function tokensOnDemand(sourceCode: Services, parsed: ParsedModule, scopeManager: unknown): void {
+  const { SourceCode, visitorKeys } = tools();
+  let full: Services | null = null;
+  const withTokens = (): Services => {
+    full ??= new SourceCode({ text: parsed.text, ast: { ...parsed.program, ...moduleTokens(parsed) }, scopeManager, visitorKeys });
+    return full;
+  };
+  withTokensOf.set(sourceCode, withTokens);
+  // Not enumerable, so the copy made for the full `SourceCode` does not ask for them.
+  for (const key of ['tokens', 'comments'] as const) {
+    Object.defineProperty(sourceCode.ast, key, { get: () => withTokens().ast[key], configurable: true, enumerable: false });
+  }
+}
+
+const withTokensOf = new WeakMap<object, () => Services>();
+let moduleClass: SourceCodeClass | null = null;
+
+/**
+ * ESLint's `SourceCode` with its token and comment queries sent to `withTokensOf`. Instances are
+ * frozen, so the queries live on the class; `tokensAndComments`, which the constructor assigns,
+ * is an accessor whose setter drops the empty merge.
+ */
+function moduleSourceCodeClass(): SourceCodeClass {
+  if (moduleClass) return moduleClass;
+  const { SourceCode } = tools();
+  const cls = class extends SourceCode {};
+  const full = (self: object): Record<string, unknown> => {
+    const load = withTokensOf.get(self);
+    return (load ? load() : self) as unknown as Record<string, unknown>;
+  };
+  const base = SourceCode.prototype as unknown as Record<string, unknown>;
+  const store = Object.getPrototypeOf(SourceCode.prototype) as object;
+  const names = [...Object.getOwnPropertyNames(store), 'getAllComments', 'isSpaceBetween', 'isSpaceBetweenTokens', 'getJSDocComment', 'getInlineConfigNodes', 'getDisableDirectives'];
+  for (const name of new Set(names)) {
+    const method = base[name];
+    if (name === 'constructor' || typeof method !== 'function') continue;
+    Object.defineProperty(cls.prototype, name, {
+      value(this: object, ...args: unknown[]): unknown {
+        return (method as (...a: unknown[]) => unknown).apply(full(this), args);
+      },
+      configurable: true,
+      writable: true,
+    });
+  }
+  Object.defineProperty(cls.prototype, 'tokensAndComments', {
+    get(this: object): unknown {
+      return full(this).tokensAndComments;
+    },
+    set(): void {},
+    configurable: true,
+  });
+  moduleClass = cls;
+  return cls;
 }
 
 /** A value found in one of the project's modules, with the `SourceCode` to analyse it on. */

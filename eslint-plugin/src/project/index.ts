@@ -30,7 +30,7 @@ export { importersOf, importsOf } from './importIndex';
 export type { ImportRecord } from './importRecords';
 export { importRecords } from './importRecords';
 export type { ParsedModule } from './modules';
-export { isModuleText, moduleCacheStats, parsedModule } from './modules';
+export { isModuleText, moduleCacheStats, moduleTokens, parsedModule } from './modules';
 export type { DependencyVersion, PackageDependencies, PackageFacts } from './packages';
 export { declaresDependency, dependencyVersion, lowestMajor, nearestDependencies, nearestPackage } from './packages';
 export type { Resolution } from './resolve';

@@ -13,7 +13,11 @@ export interface ParsedModule {
   /** Hash of the text: equal hashes, equal parse. */
   hash: string;
   text: string;
-  /** ESTree with `parent` pointers, ranges and locations, as ESLint hands rules. */
+  /**
+   * ESTree with `parent` pointers, ranges and locations, as ESLint hands rules, but without
+   * `tokens` and `comments`: the analysis reads those only of the linted file, and leaving them
+   * out halves the parse and its heap. `moduleTokens` has them when something asks.
+   */
   program: TSESTree.Program;
   imports: readonly ImportRecord[];
 }
@@ -63,11 +67,15 @@ function loadEstree(): Estree {
   return estree;
 }
 
+function parseOptions(file: string, withTokens: boolean) {
+  return { filePath: file, jsx: !/\.[cm]?ts$/i.test(file), loc: true, range: true, comment: withTokens, tokens: withTokens };
+}
+
 function parseText(text: string, file: string): Parse | null {
   const { parse, simpleTraverse } = loadEstree();
   let program: TSESTree.Program;
   try {
-    program = parse(text, { filePath: file, jsx: !/\.[cm]?ts$/i.test(file), loc: true, range: true, comment: true, tokens: true });
+    program = parse(text, parseOptions(file, false));
   } catch {
     // A syntax error in someone else's module: the rules learn nothing from it, and go on.
     return null;
@@ -86,6 +94,24 @@ function parseText(text: string, file: string): Parse | null {
     true,
   );
   return { program, imports, chars: text.length };
+}
+
+/** Tokens and comments of a module's text, by program (its parse kept them out). */
+const tokenParses = new WeakMap<TSESTree.Program, { tokens: TSESTree.Token[]; comments: TSESTree.Comment[] }>();
+
+/**
+ * The tokens and comments of `module`, from a second parse of the same text made on first ask:
+ * their ranges are those of `module.program`'s nodes.
+ */
+export function moduleTokens(module: ParsedModule): { tokens: TSESTree.Token[]; comments: TSESTree.Comment[] } {
+  let found = tokenParses.get(module.program);
+  if (!found) {
+    // The text parsed once already, so this parse does too.
+    const { tokens = [], comments = [] } = loadEstree().parse(module.text, parseOptions(module.path, true));
+    found = { tokens, comments };
+    tokenParses.set(module.program, found);
+  }
+  return found;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ResolverFactory } from 'enhanced-resolve';
 import type * as Semver from 'semver';
 import { isFile, pathKind, readText, realPathOnDisk, resolverFileSystem } from './fileSystem';
 import { FreshCache } from './freshCache';
+import { Lru } from './lru';
 import { resolverFactory } from './resolve';
 
 /** What the nearest `package.json` says about the code below it. */
@@ -113,6 +114,18 @@ export function dependencyVersion(filename: string, name: string): DependencyVer
  * their range.
  */
 export function lowestMajor(range: string): number | null {
+  // Every file asks of the same few ranges, and semver parses a range anew each time.
+  const known = majors.get(range);
+  if (known !== undefined) return known;
+  const major = computeLowestMajor(range);
+  majors.set(range, major);
+  return major;
+}
+
+/** Range → its lowest major: a pure answer, bounded because ranges come from files. */
+const majors = new Lru<string, number | null>(1000);
+
+function computeLowestMajor(range: string): number | null {
   const semver = loadSemver();
   let r = range.trim();
   const alias = /^npm:(?:@[^/@]+\/)?[^@]+@(.*)$/.exec(r);

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { getConstruction, localExport, moduleSourceCode, reachableModules, registerSourceFile } from '../../src/analysis';
 import { resetProject, setOverlay } from '../../src/project';
 import { scratch, write } from '../project/helpers';
+import { parse } from './parse';
 
 const root = scratch('local-modules');
 write(path.join(root, 'package.json'), '{"name":"app","dependencies":{"pg":"8.0.0","async-mutex":"0.5.0"}}');
@@ -17,6 +18,8 @@ write(path.join(root, 'leaf.ts'), "import { Mutex } from 'async-mutex';\nexport 
 write(path.join(root, 'mid.ts'), "import { leaf } from './leaf';\nexport const mid = leaf;\n");
 write(path.join(root, 'top.ts'), "import { mid } from './mid';\nmid.use();\n");
 write(path.join(root, 'broken.ts'), 'export const = ;\n');
+const COMMENTED = "/** The pool. */\nimport { Pool } from 'pg';\nexport const pool = new Pool(); // shared\nexport async function run(q: string) {\n  /* one client */ const c = await pool.connect();\n  return c.query(q);\n}\n";
+write(path.join(root, 'commented.ts'), COMMENTED);
 
 function exported(file: string, module: string, ...refPath: string[]): string | null {
   const sourceCode = moduleSourceCode(path.join(root, file));
@@ -82,6 +85,28 @@ describe('localExport', () => {
     assert.equal(kindAtTop(), 'unknown');
     setOverlay(path.join(root, 'leaf.ts'), null);
     assert.equal(kindAtTop(), 'mutex');
+  });
+});
+
+describe('moduleSourceCode tokens and comments', () => {
+  resetProject();
+
+  it('answers token and comment queries as ESLint does on the same text, though the module was parsed without them', () => {
+    const module = moduleSourceCode(path.join(root, 'commented.ts'));
+    assert.ok(module);
+    const eslint = parse(COMMENTED, 'commented.ts').sourceCode;
+    const shape = (t: { type: string; value: string; range: readonly number[] } | null) => (t ? `${t.type}:${t.value}@${t.range.join('-')}` : null);
+    assert.deepEqual(module.ast.tokens?.map(shape), eslint.ast.tokens?.map(shape));
+    assert.deepEqual(module.getAllComments().map(shape), eslint.getAllComments().map(shape));
+    assert.ok((module.ast.tokens?.length ?? 0) > 20);
+    // Queries take the module's own nodes.
+    const run = module.ast.body[2];
+    const eslintRun = eslint.ast.body[2];
+    assert.ok(run && eslintRun);
+    assert.deepEqual(module.getTokens(run).map(shape), eslint.getTokens(eslintRun).map(shape));
+    assert.equal(shape(module.getFirstToken(run)), `Keyword:export@${run.range[0]}-${run.range[0] + 'export'.length}`);
+    assert.deepEqual(module.getCommentsAfter(module.ast.body[1] as typeof run).map(shape), eslint.getCommentsAfter(eslint.ast.body[1] as typeof run).map(shape));
+    assert.deepEqual(module.tokensAndComments.map(shape), eslint.tokensAndComments.map(shape));
   });
 });
 
