@@ -24,6 +24,31 @@ async function main() {
 async function run(sql) { return sql; }
 main();`;
 
+// One-shot code with work of its own in flight beside the blocking call: a fan-out, a helper the
+// fan-out calls, a task started before it and awaited after.
+const FAN_OUT = `const fs = require('node:fs');
+async function main(files) {
+  await Promise.all(files.map(async (f) => {
+    const text = fs.readFileSync(f, 'utf8');
+    await upload(text);
+  }));
+}
+async function upload(t) { return t; }
+main([]);`;
+const FAN_OUT_HELPER = `const { execSync } = require('node:child_process');
+async function build(pkg) { execSync('npm pack', { cwd: pkg }); }
+async function main(pkgs) { await Promise.all(pkgs.map((p) => build(p))); }
+main([]);`;
+const BESIDE_TASK = `const fs = require('node:fs');
+async function main() {
+  const pending = fetchAll();
+  const local = fs.readFileSync('local.json');
+  await pending;
+  return local;
+}
+async function fetchAll() {}
+main();`;
+
 createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (recommended: process role)', rule as never, {
   valid: [
     // A package.json script, a knex migration, a jest setup file, a test, a CLI package, a prisma seed.
@@ -39,28 +64,9 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     { code: `const fs = require('node:fs');\nlet schema;\nasync function main(files) {\n  await Promise.all(files.map(async (f) => { schema ??= fs.readFileSync('schema.json'); return f; }));\n}\nmain([]);`, filename: MIGRATE },
     // One-shot work in flight beside the call (a fan-out, a helper the fan-out calls, a task
     // started before it): the process finishes later, and no one else is waiting on it.
-    { code: `const fs = require('node:fs');
-async function main(files) {
-  await Promise.all(files.map(async (f) => {
-    const text = fs.readFileSync(f, 'utf8');
-    await upload(text);
-  }));
-}
-async function upload(t) { return t; }
-main([]);`, filename: MIGRATE },
-    { code: `const { execSync } = require('node:child_process');
-async function build(pkg) { execSync('npm pack', { cwd: pkg }); }
-async function main(pkgs) { await Promise.all(pkgs.map((p) => build(p))); }
-main([]);`, filename: file('src/tools/reset.ts') },
-    { code: `const fs = require('node:fs');
-async function main() {
-  const pending = fetchAll();
-  const local = fs.readFileSync('local.json');
-  await pending;
-  return local;
-}
-async function fetchAll() {}
-main();`, filename: MIGRATE },
+    { code: FAN_OUT, filename: MIGRATE },
+    { code: FAN_OUT_HELPER, filename: file('src/tools/reset.ts') },
+    { code: BESIDE_TASK, filename: MIGRATE },
     // A task that was already awaited is no longer in flight.
     { code: `const fs = require('node:fs');\nasync function main() {\n  const p = fetchAll();\n  await p;\n  fs.readFileSync('a');\n}\nasync function fetchAll() {}\nmain();`, filename: MIGRATE },
     { code: exported, filename: MIGRATE },
@@ -130,32 +136,13 @@ createRuleTester().run<MessageId, Options>('no-blocking-in-async (strict: proces
     // One-shot work in flight beside the blocking call: recommended is quiet (it serves nobody), strict reports it.
     // A fan-out: the other reads wait for this one.
     {
-      code: `const fs = require('node:fs');
-async function main(files) {
-  await Promise.all(files.map(async (f) => {
-    const text = fs.readFileSync(f, 'utf8');
-    await upload(text);
-  }));
-}
-async function upload(t) { return t; }
-main([]);`,
+      code: FAN_OUT,
       filename: MIGRATE,
-      errors: [{ messageId: 'blockingCall', line: 4, column: 18, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');
-async function main(files) {
-  await Promise.all(files.map(async (f) => {
-    const text = await fs.promises.readFile(f, 'utf8');
-    await upload(text);
-  }));
-}
-async function upload(t) { return t; }
-main([]);` }] }],
+      errors: [{ messageId: 'blockingCall', line: 4, column: 18, suggestions: [{ messageId: 'useAsyncTwin', output: FAN_OUT.replace("fs.readFileSync(f, 'utf8')", "await fs.promises.readFile(f, 'utf8')") }] }],
     },
     // One-shot, in a helper the fan-out calls.
     {
-      code: `const { execSync } = require('node:child_process');
-async function build(pkg) { execSync('npm pack', { cwd: pkg }); }
-async function main(pkgs) { await Promise.all(pkgs.map((p) => build(p))); }
-main([]);`,
+      code: FAN_OUT_HELPER,
       filename: file('src/tools/reset.ts'),
       errors: [{ messageId: 'blockingCall', line: 2, column: 29, suggestions: [{ messageId: 'useAsyncTwin', output: `const { execSync, exec } = require('node:child_process');
 const { promisify } = require('node:util');
@@ -165,25 +152,9 @@ main([]);` }] }],
     },
     // One-shot, with a task started beside it and awaited after.
     {
-      code: `const fs = require('node:fs');
-async function main() {
-  const pending = fetchAll();
-  const local = fs.readFileSync('local.json');
-  await pending;
-  return local;
-}
-async function fetchAll() {}
-main();`,
+      code: BESIDE_TASK,
       filename: MIGRATE,
-      errors: [{ messageId: 'blockingCall', line: 4, column: 17, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');
-async function main() {
-  const pending = fetchAll();
-  const local = await fs.promises.readFile('local.json');
-  await pending;
-  return local;
-}
-async function fetchAll() {}
-main();` }] }],
+      errors: [{ messageId: 'blockingCall', line: 4, column: 17, suggestions: [{ messageId: 'useAsyncTwin', output: BESIDE_TASK.replace("fs.readFileSync('local.json')", "await fs.promises.readFile('local.json')") }] }],
     },
     {
       code: sequential,
