@@ -61,6 +61,21 @@ export function run(job) {
   job().catch((error) => { hook.send(String(error)); });
 }`;
 
+/** A dropped call at `line`:`column`, with the suggestions to void it and, in async code, await it. */
+function dropped(code: string, line: number, column: number, call: string, awaitable = false) {
+  const prefixed = (word: string): string => code.replace(call, `${word} ${call}`);
+  return {
+    code,
+    errors: [{
+      messageId: 'orphanedPromise' as const, line, column,
+      suggestions: [
+        ...(awaitable ? [{ messageId: 'addAwait' as const, output: prefixed('await') }] : []),
+        { messageId: 'addVoid' as const, output: prefixed('void') },
+      ],
+    }],
+  };
+}
+
 createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (package promises)', rule as never, {
   valid: [
     // Awaited, handled, voided.
@@ -83,71 +98,14 @@ createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (pack
     "const seen = new Set();\nexport function mark(url) { seen.add(url); }",
   ],
   invalid: [
-    {
-      code: WEBHOOK,
-      errors: [{
-        messageId: 'orphanedPromise', line: 4, column: 3,
-        suggestions: [{ messageId: 'addVoid', output: WEBHOOK.replace('hook.send(text);', 'void hook.send(text);') }],
-      }],
-    },
-    {
-      code: LISTENER,
-      errors: [{
-        messageId: 'orphanedPromise', line: 4, column: 36,
-        suggestions: [{ messageId: 'addVoid', output: LISTENER.replace("message.channel.send('pong')", "void message.channel.send('pong')") }],
-      }],
-    },
-    {
-      code: COMMAND,
-      errors: [{
-        messageId: 'orphanedPromise', line: 5, column: 5,
-        suggestions: [
-          { messageId: 'addAwait', output: COMMAND.replace("interaction.reply('hi')", "await interaction.reply('hi')") },
-          { messageId: 'addVoid', output: COMMAND.replace("interaction.reply('hi')", "void interaction.reply('hi')") },
-        ],
-      }],
-    },
-    {
-      code: MONGO,
-      errors: [{
-        messageId: 'orphanedPromise', line: 5, column: 3,
-        suggestions: [
-          { messageId: 'addAwait', output: MONGO.replace("client.db('bot')", "await client.db('bot')") },
-          { messageId: 'addVoid', output: MONGO.replace("client.db('bot')", "void client.db('bot')") },
-        ],
-      }],
-    },
-    {
-      code: MAPPED,
-      errors: [{
-        messageId: 'orphanedPromise', line: 5, column: 5,
-        suggestions: [{ messageId: 'addVoid', output: MAPPED.replace('    users.updateOne', '    void users.updateOne') }],
-      }],
-    },
-    {
-      code: QUEUED,
-      errors: [{
-        messageId: 'orphanedPromise', line: 5, column: 5,
-        suggestions: [{ messageId: 'addVoid', output: QUEUED.replace('queue.add(', 'void queue.add(') }],
-      }],
-    },
-    {
-      code: COMMAND_CLASS,
-      errors: [{
-        messageId: 'orphanedPromise', line: 4, column: 5,
-        suggestions: [
-          { messageId: 'addAwait', output: COMMAND_CLASS.replace('interaction.editReply(', 'await interaction.editReply(') },
-          { messageId: 'addVoid', output: COMMAND_CLASS.replace('interaction.editReply(', 'void interaction.editReply(') },
-        ],
-      }],
-    },
-    {
-      code: IN_CATCH,
-      errors: [{
-        messageId: 'orphanedPromise', line: 4, column: 28,
-        suggestions: [{ messageId: 'addVoid', output: IN_CATCH.replace('hook.send(', 'void hook.send(') }],
-      }],
-    },
+    dropped(WEBHOOK, 4, 3, 'hook.send(text);'),
+    dropped(LISTENER, 4, 36, "message.channel.send('pong')"),
+    dropped(COMMAND, 5, 5, "interaction.reply('hi')", true),
+    dropped(MONGO, 5, 3, "client.db('bot')", true),
+    dropped(MAPPED, 5, 5, 'users.updateOne'),
+    dropped(QUEUED, 5, 5, 'queue.add('),
+    dropped(COMMAND_CLASS, 4, 5, 'interaction.editReply(', true),
+    dropped(IN_CATCH, 4, 28, 'hook.send('),
   ],
 });
 
