@@ -24,13 +24,14 @@ const cache = new WeakMap<FunctionNode, { generation: number; sites: readonly Ex
  * Every call of the exported function `fn`, in its own file and in the files of its package that
  * import it: `import { start } from './server'` then `await start()`, `require('./app')()`,
  * `import('./app').then((m) => m.default())`. Null when some use is not a plain call (passed as a
- * value, re-exported), when the importers are not known (no package, too many), or when `fn` is
+ * value), when the importers are not known (no package, too many), or when `fn` is
  * not exported or never called: then nothing is known about who runs it. Importers that are
  * one-shot code are left out (whatever they call, they call outside a serving process): an
  * export only they name has no call site, and an empty list. A class's constructor is called by
  * `new C()`; an instance method by `this.m()` in its class's other methods, when neither its file
  * nor an importer names `.m` anywhere else (a caller holding the instance in a file that does not
- * import the class stays unseen).
+ * import the class stays unseen). A function re-exported by a barrel (`export * from './load'`) is
+ * also called from the barrel's importers, two barrels deep.
  */
 export function knownCallers(sourceCode: Services, fn: FunctionNode): readonly ExportCallSite[] | null {
   const generation = lintGeneration();
@@ -52,25 +53,58 @@ function computeCallers(sourceCode: Services, fn: FunctionNode): readonly Export
   for (const call of exported.ownCalls) sites.push({ sourceCode, call });
   // A function of this file that it never exports: its own calls are all there are.
   if (exported.names.size === 0) return sites.length > 0 ? sites : null;
-  const importers = packageImporters(file);
-  if (importers === null) return null;
   // One-shot importers (tests, scripts) run nothing in a serving process, and a file whose text
   // never names the export cannot call it: neither needs a parse.
   const named = method ? [method.name] : [...exported.names].filter((n) => n !== DEFAULT);
   // Any importer may construct the class, or hand it on, under a name of its own choosing.
   const everyImporter = method ? method.name === CONSTRUCTOR : exported.names.has(DEFAULT);
-  const mentioning = importers.filter((importer) => everyImporter || mentionsAny(readText(importer) ?? '', named));
+  const seen = importerCalls(file, exported.names, named, everyImporter, method?.name ?? null, 0, sites);
+  if (seen === null) return null;
+  // Only one-shot code uses it (a test, a script): known, and none of it serves.
+  return sites.length > 0 || seen ? sites : null;
+}
+
+/** Barrels re-exporting a function (`export * from './load'` in `util/index.ts`) followed this deep. */
+const MAX_REEXPORTS = 2;
+const EXPORT_ALL = /\bexport\s*\*\s*from\b/;
+
+/**
+ * Adds to `sites` the calls that the importers of `file` make of its exports `names`, through
+ * barrels that re-export them. Null when some use is unknown; else whether a one-shot importer
+ * names them (so an empty `sites` still means known).
+ */
+function importerCalls(
+  file: string,
+  names: ReadonlySet<string>,
+  named: readonly string[],
+  everyImporter: boolean,
+  method: string | null,
+  depth: number,
+  sites: ExportCallSite[],
+): boolean | null {
+  const importers = packageImporters(file);
+  if (importers === null) return null;
+  // `export * from` passes every name on without naming it.
+  const mentioning = importers.filter((importer) => {
+    const text = readText(importer) ?? '';
+    return everyImporter || mentionsAny(text, named) || (method === null && EXPORT_ALL.test(text));
+  });
   const candidates = mentioning.filter((importer) => entryReach(importer).kind !== 'one-shot');
   if (candidates.length > MAX_IMPORTERS) return null;
+  let oneShot = mentioning.length > candidates.length;
   for (const importer of candidates) {
     const other = moduleSourceCode(importer);
     if (!other) return null;
-    const calls = callsFrom(other, importer, file, exported.names, method?.name ?? null);
+    const reexported = new Set<string>();
+    const calls = callsFrom(other, importer, file, names, method, method === null && depth < MAX_REEXPORTS ? reexported : null);
     if (calls === null) return null;
     for (const call of calls) sites.push({ sourceCode: other, call });
+    if (reexported.size === 0) continue;
+    const further = importerCalls(importer, reexported, [...reexported].filter((n) => n !== DEFAULT), reexported.has(DEFAULT), null, depth + 1, sites);
+    if (further === null) return null;
+    oneShot ||= further;
   }
-  // Only one-shot code uses it (a test, a script): known, and none of it serves.
-  return sites.length > 0 || mentioning.length > candidates.length ? sites : null;
+  return oneShot;
 }
 
 /** The names `fn` is exported under, and its uses in its own file that are not the export itself. */
@@ -311,7 +345,8 @@ function calledAt(use: TSESTree.Node): TSESTree.CallExpression | null {
 
 /**
  * The calls `importer` makes of `target`'s exports named in `names`, or null when it uses one in a
- * way that is not a call, or re-exports `target` (then its own importers call it, unseen here).
+ * way that is not a call. A re-export of them adds the names it passes them on under to
+ * `reexported` (whose importers the caller asks next), or is unknown without it.
  */
 function callsFrom(
   sourceCode: Services,
@@ -319,6 +354,7 @@ function callsFrom(
   target: string,
   names: ReadonlySet<string>,
   method: string | null,
+  reexported: Set<string> | null,
 ): (TSESTree.CallExpression | TSESTree.NewExpression)[] | null {
   const calls: (TSESTree.CallExpression | TSESTree.NewExpression)[] = [];
   let unknown = false;
@@ -332,7 +368,7 @@ function callsFrom(
   walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
     if (unknown) return false;
     if ((node.type === AST_NODE_TYPES.ExportNamedDeclaration || node.type === AST_NODE_TYPES.ExportAllDeclaration) && goesTo(node.source)) {
-      unknown = true;
+      if (!reexported || !reexportNames(node, names, reexported)) unknown = true;
     } else if (node.type === AST_NODE_TYPES.ImportDeclaration && node.importKind !== 'type' && goesTo(node.source)) {
       for (const s of node.specifiers) {
         if (s.type === AST_NODE_TYPES.ImportSpecifier && s.importKind !== 'type') {
@@ -384,6 +420,27 @@ function callsFrom(
     }
   }
   return unknown ? null : calls;
+}
+
+/**
+ * Adds the names under which `node` re-exports any of `names` (`export * from`, `export { a as b }
+ * from`) to `into`. False for `export * as ns from`, whose importers hold a namespace.
+ */
+function reexportNames(node: TSESTree.ExportNamedDeclaration | TSESTree.ExportAllDeclaration, names: ReadonlySet<string>, into: Set<string>): boolean {
+  if (node.exportKind === 'type') return true;
+  if (node.type === AST_NODE_TYPES.ExportAllDeclaration) {
+    if (node.exported) return false;
+    // `export *` passes on every name but the default.
+    for (const name of names) if (name !== DEFAULT) into.add(name);
+    return true;
+  }
+  for (const s of node.specifiers) {
+    if (s.exportKind === 'type') continue;
+    const local = s.local.type === AST_NODE_TYPES.Identifier ? s.local.name : String(s.local.value);
+    const exported = s.exported.type === AST_NODE_TYPES.Identifier ? s.exported.name : String(s.exported.value);
+    if (names.has(local)) into.add(exported);
+  }
+  return true;
 }
 
 /** A namespace use when a class export is asked about: its other members are 'other', the class itself 'unknown'. */

@@ -47,6 +47,18 @@ describe('knownCallers', () => {
   });
 });
 
+describe('knownCallers through barrels', () => {
+  it('follows `export * from` and `export { a as b } from` to the barrel\'s importers', () => {
+    const load = exported('pages/load.js');
+    const sites = knownCallers(load.sourceCode, load.fn);
+    assert.deepEqual(sites?.map((s) => [s.sourceCode.getText(s.call), s.call.loc.start.line]), [['loadPage()', 3], ['readPage()', 4]]);
+  });
+  it('is null through `export * as ns from`, whose importers hold a namespace', () => {
+    const tpl = exported('pages/tpl.js');
+    assert.equal(knownCallers(tpl.sourceCode, tpl.fn), null);
+  });
+});
+
 describe('knownCallers of static methods and unexported functions', () => {
   it("a class's static method: `C.m()` in importers, `this.m()` and `C.m()` in its own static methods", () => {
     const db = exported('db.js');

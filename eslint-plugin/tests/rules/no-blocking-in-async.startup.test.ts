@@ -34,6 +34,9 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     // A class's static methods that only startup calls (`await Db.connect()` at top level), one
     // through `this.migrate()` and its own recursion.
     file('db.js'),
+    // Called only through a barrel (`export * from`, `export { a as b } from`) by a function the
+    // start script awaits at its top level.
+    file('pages/load.js'),
     // A function the file does not export, called only by its entry.
     file('local.js'),
     // An instance method only its constructor calls (`this.init()`), of a class built at the top
@@ -41,6 +44,8 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     file('bot.js'),
   ],
   invalid: [
+    // The same barrel, to a function a route calls.
+    reported('pages/serve.js'),
     // Near misses: a route runs it per request.
     reported('handle.js'),
     // Called at startup and from a route: the route decides.
