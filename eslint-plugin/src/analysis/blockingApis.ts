@@ -31,11 +31,14 @@ export interface BlockingApi {
   /** `crypto.randomBytes` and `randomFillSync` block only for large sizes. */
   sized?: 'randomBytes' | 'randomFillSync';
   /**
-   * What the call costs when it is not plain work: `metadata` asks or changes one path's
+   * What the call costs when it is not plain I/O: `metadata` asks or changes one path's
    * metadata (a single syscall of microseconds); `remove` is `rmSync`/`rmdirSync`, one syscall
-   * unless its options say `recursive`. Absent: content, listings, processes, CPU work.
+   * unless its options say `recursive`; `cpu` holds the thread for milliseconds of computation
+   * or a whole child process whatever the disk does (key derivation and key or prime
+   * generation, password hashing, synchronous compression, child processes). Absent: content,
+   * listings, and cheap CPU work (`hkdfSync`, bcrypt's `genSaltSync`, `randomBytes`).
    */
-  kind?: 'metadata' | 'remove';
+  kind?: 'metadata' | 'remove' | 'cpu';
 }
 
 export interface ModuleExportEntry {
@@ -108,6 +111,9 @@ const CRYPTO_TWINS: Readonly<Record<string, string>> = {
   randomFillSync: 'randomFill',
 };
 
+/** Key derivation and key or prime generation: tens of milliseconds of CPU each. */
+const CRYPTO_CPU: ReadonlySet<string> = new Set(['pbkdf2Sync', 'scryptSync', 'generateKeyPairSync', 'generatePrimeSync', 'checkPrimeSync']);
+
 const ZLIB_SYNC: readonly string[] = [
   'gzipSync', 'gunzipSync', 'deflateSync', 'inflateSync', 'deflateRawSync', 'inflateRawSync', 'unzipSync',
   'brotliCompressSync', 'brotliDecompressSync', 'zstdCompressSync', 'zstdDecompressSync',
@@ -146,10 +152,10 @@ export function catalogueEntry(ref: ModuleRef): BlockingApi | null {
     }
     case 'child_process': {
       if (path.length !== 1 || !(last in CHILD_PROCESS)) return null;
-      return { name, twin: CHILD_PROCESS[last] ?? null };
+      return { name, twin: CHILD_PROCESS[last] ?? null, kind: 'cpu' };
     }
     case 'execa':
-      return EXECA_SYNC.some((p) => samePath(p, path)) ? { name, twin: null } : null;
+      return EXECA_SYNC.some((p) => samePath(p, path)) ? { name, twin: null, kind: 'cpu' } : null;
     case 'crypto': {
       if (path.length !== 1) return null;
       if (last === 'randomBytes') return { name, twin: promisified('crypto', 'randomBytes'), sized: 'randomBytes' };
@@ -159,16 +165,17 @@ export function catalogueEntry(ref: ModuleRef): BlockingApi | null {
         name,
         twin: promisified('crypto', twin),
         ...(last === 'randomFillSync' ? { sized: 'randomFillSync' as const } : {}),
+        ...(CRYPTO_CPU.has(last) ? { kind: 'cpu' as const } : {}),
       };
     }
     case 'zlib':
       return path.length === 1 && ZLIB_SYNC.includes(last)
-        ? { name, twin: promisified('zlib', last.slice(0, -4)) }
+        ? { name, twin: promisified('zlib', last.slice(0, -4)), kind: 'cpu' }
         : null;
     case 'bcrypt':
     case 'bcryptjs':
       return path.length === 1 && BCRYPT_SYNC.includes(last)
-        ? { name, twin: { kind: 'promise', module, export: last.slice(0, -4), namespacePath: [] } }
+        ? { name, twin: { kind: 'promise', module, export: last.slice(0, -4), namespacePath: [] }, ...(last === 'genSaltSync' ? {} : { kind: 'cpu' as const }) }
         : null;
     case 'glob':
       if (!GLOB_SYNC.some((p) => samePath(p, path))) return null;

@@ -13,26 +13,9 @@ import { processRole } from './role';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
-/**
- * Catalogued calls that hold the thread for milliseconds of computation or a whole child
- * process, whatever the disk does: key derivation and key or prime generation, password
- * hashing, synchronous compression, and the synchronous child-process calls. `hkdfSync`,
- * bcrypt's `genSaltSync` and `randomBytes` are cheap and are not among them.
- */
-const HEAVY: Readonly<Record<string, ReadonlySet<string> | 'all'>> = {
-  crypto: new Set(['pbkdf2Sync', 'scryptSync', 'generateKeyPairSync', 'generatePrimeSync', 'checkPrimeSync']),
-  bcrypt: new Set(['hashSync', 'compareSync']),
-  bcryptjs: new Set(['hashSync', 'compareSync']),
-  zlib: 'all',
-  child_process: 'all',
-  execa: 'all',
-};
-
+/** A catalogued call the catalogue marks CPU-heavy (`kind: 'cpu'`: a password hash, a child process). */
 export function isCpuHeavy(found: BlockingCall): boolean {
-  const ref = found.ref;
-  const names = ref ? HEAVY[ref.module] : undefined;
-  const last = ref?.path[ref.path.length - 1];
-  return names !== undefined && last !== undefined && (names === 'all' || names.has(last));
+  return found.api.kind === 'cpu';
 }
 
 /**

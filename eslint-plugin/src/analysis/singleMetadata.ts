@@ -13,7 +13,7 @@ import { isSynchronouslyInvoked } from './asyncContext';
  */
 export function isSingleMetadataCall(found: BlockingCall, within: FunctionNode): boolean {
   const { api, call } = found;
-  if (api.kind === undefined || call.type !== AST_NODE_TYPES.CallExpression) return false;
+  if ((api.kind !== 'metadata' && api.kind !== 'remove') || call.type !== AST_NODE_TYPES.CallExpression) return false;
   if (api.kind === 'remove' && !isPlainRemove(call)) return false;
   return !isRepeatedIn(call, within);
 }
