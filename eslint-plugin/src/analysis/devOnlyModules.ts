@@ -5,7 +5,7 @@ import { isDevelopmentOnly, packageImporters, resolveImport } from '../project';
 import { walk } from './ast';
 import { isDevOnly } from './devOnly';
 import { refMatches, resolveReference } from './imports';
-import { lintGeneration, moduleSourceCode } from './localModules';
+import { moduleSourceCode } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -17,8 +17,6 @@ const DEV_SERVERS: readonly { module: string; path: string[] }[] = [
   { module: 'webpack-hot-middleware', path: [] },
 ];
 
-const cache = new Map<string, { generation: number; value: boolean }>();
-
 /**
  * Does only a development process run the module `filename` (whose parse is `sourceCode`)? It does
  * when the package says so (a dev script's target, or reached only from one: `isDevelopmentOnly`),
@@ -29,13 +27,8 @@ const cache = new Map<string, { generation: number; value: boolean }>();
  * import('./dev-server')`): the importer's development mode. A static import is unconditional.
  */
 export function isDevOnlyModule(sourceCode: Services, filename: string): boolean {
-  if (!path.isAbsolute(filename)) return false;
-  const file = path.resolve(filename);
-  const hit = cache.get(file);
-  if (hit && hit.generation === lintGeneration()) return hit.value;
-  const value = computeDevOnly(sourceCode, file);
-  cache.set(file, { generation: lintGeneration(), value });
-  return value;
+  // Asked once per lint (the rule keeps the answer), so nothing is cached here.
+  return path.isAbsolute(filename) && computeDevOnly(sourceCode, path.resolve(filename));
 }
 
 function computeDevOnly(sourceCode: Services, file: string): boolean {

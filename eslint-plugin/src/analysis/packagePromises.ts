@@ -4,7 +4,7 @@ import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
 import { annotatedRef, getConstruction } from './construction';
 import { importedModules } from './imports';
-import { sourceFileOf } from './localModules';
+import { ModuleAnswers, sourceFileOf } from './localModules';
 import { importsProjectModules } from './moduleFunctions';
 import { declaresDependency } from '../project';
 
@@ -299,7 +299,7 @@ function documentsDiscordParameter(sourceCode: Services, fn: FunctionNode, name:
     holder = holder.parent;
   }
   const comment = sourceCode.getCommentsBefore(holder).at(-1);
-  if (comment?.type !== AST_TOKEN_TYPES.Block || !comment.value.startsWith('*')) return false;
+  if (comment?.type !== AST_TOKEN_TYPES.Block || !comment.value.startsWith('*') || !comment.value.includes('discord.js')) return false;
   const escaped = name.replaceAll('$', String.raw`\$`);
   const pattern = new RegExp(String.raw`@param\s+\{[^}]*import\(\s*['"]discord\.js['"]\s*\)[^}]*\}\s+\[?${escaped}(?![\w$])`);
   return pattern.test(comment.value);
@@ -313,10 +313,11 @@ function constInit(sourceCode: Services, id: TSESTree.Identifier): TSESTree.Node
   return variable?.references.every((ref) => !ref.isWrite() || ref.init) ? def.node.init : null;
 }
 
-const discordFiles = new WeakMap<object, boolean>();
+/** Per file and lint generation: the answer rests on the package's manifest, which may change. */
+const discordFiles = new ModuleAnswers<object, boolean>();
 
 function dependsOnDiscord(sourceCode: Services): boolean {
-  const hit = discordFiles.get(sourceCode);
+  const hit = discordFiles.get(sourceCode, sourceCode);
   if (hit !== undefined) return hit;
   const file = sourceFileOf(sourceCode);
   const found = importedModules(sourceCode).has('discord.js') || (file !== null && declaresDependency(file, 'discord.js'));

@@ -4,7 +4,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { isLibraryPackage, isTestSuiteFile, packageFilesNaming, packageImporters } from '../project';
 import { contains, isFunctionNode, walk } from './ast';
 import { resolveReference } from './imports';
-import { isProjectSpecifier, lintGeneration, moduleSourceCode } from './localModules';
+import { isProjectSpecifier, ModuleAnswers, moduleSourceCode } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -15,7 +15,7 @@ interface Named {
   fn: TSESTree.Node;
 }
 
-const cache = new WeakMap<TSESTree.Node, { generation: number; value: boolean }>();
+const cache = new ModuleAnswers<TSESTree.Node, boolean>();
 
 /**
  * Does only the test suite run `node`? The outermost function or class method around it is named
@@ -30,10 +30,10 @@ export function onlyTestsRun(sourceCode: Services, filename: string, node: TSEST
   if (!path.isAbsolute(filename) || isTestSuiteFile(filename) || isLibraryPackage(filename)) return false;
   const named = outermostNamed(sourceCode, node);
   if (!named) return false;
-  const hit = cache.get(named.fn);
-  if (hit && hit.generation === lintGeneration()) return hit.value;
+  const hit = cache.get(sourceCode, named.fn);
+  if (hit !== undefined) return hit;
   const value = importedByProduction(filename) && usedOnlyByTests(sourceCode, path.resolve(filename), named);
-  cache.set(named.fn, { generation: lintGeneration(), value });
+  cache.set(named.fn, value);
   return value;
 }
 
