@@ -1,7 +1,10 @@
 // Latency and memory of the built language server (server/dist/server.js) over stdio, against the
 // floor every ESLint-based server pays: Linter.verify with the parser and one trivial core rule.
 //   node bench/lsp-latency.mjs [--edits 200] [--rss-edits 1000] [--no-typed] [--typed-only] [--sizes 1k,1k-declare,5k]
-//                              [--against <copy of server/dist>/server.js]
+//                              [--against <copy of server/dist>/server.js] [--against-exec-argv "<flags>"] [--exec-argv "<flags>"]
+// The server is started with the Node.js flags the extension starts it with (SERVER_EXEC_ARGV in
+// server/src/protocol.ts); `--exec-argv` replaces them, `--against-exec-argv` gives the other
+// build's (none by default: the extension started the server without flags before it had them).
 // The server parses its syntactic path with oxc's native parser; ASYNC_HAZARDS_NATIVE_PARSER=off in
 // the environment measures it with @typescript-eslint/parser instead. Each row says which parsed.
 // Prints p50/p95/p99 per file and mode, the ratio to the floor measured in the same run (floor and
@@ -38,6 +41,10 @@ const SYNTACTIC = !args.includes('--typed-only');
 const SIZES = args.includes('--sizes') ? args[args.indexOf('--sizes') + 1].split(',') : ['1k', '1k-declare', '1k-imports', '5k'];
 // Another build's server.js (a copy of server/dist from an earlier commit), measured on the same edits.
 const AGAINST = args.includes('--against') ? path.resolve(args[args.indexOf('--against') + 1]) : null;
+const listFlag = (name) => (args.includes(name) ? args[args.indexOf(name) + 1].split(' ').filter(Boolean) : null);
+const { require: tsRequire } = require('tsx/cjs/api');
+const EXEC_ARGV = listFlag('--exec-argv') ?? [...tsRequire('../server/src/protocol.ts', import.meta.url).SERVER_EXEC_ARGV];
+const AGAINST_EXEC_ARGV = listFlag('--against-exec-argv') ?? [];
 const LABELS = { '1k': '1k lines', '1k-declare': '1k lines, declare+overloads', '1k-imports': '1k lines, imports local modules', '5k': '5k lines' };
 
 /** A service-like module: imports, types, classes, async functions, some hazards for the rules to find. */
@@ -274,9 +281,9 @@ async function rssKb(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
 }
 
-async function startServer(folder, settings, file = serverPath) {
+async function startServer(folder, settings, file = serverPath, execArgv = EXEC_ARGV) {
   const started = performance.now();
-  const child = spawn(process.execPath, [file, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...execArgv, file, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   connection.onRequest((method, params) => {
     if (method === 'workspace/configuration') return params.items.map(() => settings);
@@ -400,7 +407,7 @@ async function main() {
   const texts = { '1k': realisticFile(1000), '1k-declare': declaredFile(1000), '1k-imports': importsFile(1000), '5k': realisticFile(5000) };
   for (const key of Object.keys(files)) await fs.promises.writeFile(files[key], texts[key]);
   await fs.promises.writeFile(path.join(corpus, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', strict: true, noEmit: true, types: [] }, include: ['src'] }));
-  process.stdout.write(`async-hazards language server latency: ${EDITS} edits per file, node ${process.version}\n`);
+  process.stdout.write(`async-hazards language server latency: ${EDITS} edits per file, node ${process.version}, server flags: ${EXEC_ARGV.join(' ') || 'none'}${AGAINST ? `, the other build's: ${AGAINST_EXEC_ARGV.join(' ') || 'none'}` : ''}\n`);
 
   if (SYNTACTIC && SIZES.includes('1k-imports')) await firstDiagnostics(files['1k-imports'], texts['1k-imports']);
   if (SYNTACTIC) await syntacticRuns(files, texts);
@@ -452,7 +459,7 @@ async function firstDiagnostics(file, text) {
 
 async function syntacticRuns(files, texts) {
   const syntactic = await startServer(corpus, { typeAware: 'off' });
-  const against = AGAINST ? await startServer(corpus, { typeAware: 'off' }, AGAINST) : null;
+  const against = AGAINST ? await startServer(corpus, { typeAware: 'off' }, AGAINST, AGAINST_EXEC_ARGV) : null;
   const ttfd = performance.now();
   for (const key of SIZES) {
     const [r, other] = await measureAll(against ? [syntactic, against] : [syntactic], files[key], texts[key], EDITS, 10);

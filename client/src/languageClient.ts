@@ -14,6 +14,7 @@ import {
 } from 'vscode-languageclient/node';
 import {
   DidGrantTrustNotification,
+  SERVER_EXEC_ARGV,
   StatusNotification,
   type InitializationOptions,
   type StatusParams,
@@ -32,8 +33,8 @@ export function createLanguageClient(
 ): LanguageClient {
   const module = serverModule(context);
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+    run: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_EXEC_ARGV] } },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6019'] } },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector,

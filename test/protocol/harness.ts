@@ -1,6 +1,7 @@
-// A typed LSP client for tests and the benchmark: spawns the BUILT server over stdio, answers the
-// server's requests (workspace/configuration from a settings table), records notifications, and
-// gives every request a timeout. No sleeps: callers await responses or recorded notifications.
+// A typed LSP client for tests and the benchmark: spawns the BUILT server over stdio with the
+// extension's Node.js flags, answers the server's requests (workspace/configuration from a settings
+// table), records notifications, and gives every request a timeout. No sleeps: callers await
+// responses or recorded notifications.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -22,6 +23,7 @@ import type {
   TextEdit,
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
+import { SERVER_EXEC_ARGV } from '../../server/src/protocol';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');
 export const serverPath = path.join(repoRoot, 'server', 'dist', 'server.js');
@@ -72,7 +74,8 @@ export class LspHarness {
     await fs.promises.access(bundle).catch(() => {
       throw new Error(`${bundle} is missing: run npm run build first`);
     });
-    const child = spawn(process.execPath, [bundle, '--stdio'], { stdio: 'pipe', env: { ...process.env, ...options.env } });
+    // Started as the extension starts it, with its Node.js flags.
+    const child = spawn(process.execPath, [...SERVER_EXEC_ARGV, bundle, '--stdio'], { stdio: 'pipe', env: { ...process.env, ...options.env } });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const harness = new LspHarness(child, connection, options);
     child.stderr.on('data', (chunk: Buffer) => {
