@@ -34,6 +34,7 @@ export * from './localModules';
 export * from './locks';
 export * from './membershipFilters';
 export * from './packagePromises';
+export * from './perItemRecovery';
 export * from './permitRewrites';
 export * from './permits';
 export * from './phase';

@@ -203,9 +203,25 @@ export function promiseCanReject(sourceCode: Services, node: TSESTree.Node, orig
       return atRunTime ? origin.rejectsAtRunTime : origin.canReject;
     case 'package':
       return origin.task === null || taskCanReject(sourceCode, origin.task, atRunTime);
+    case 'constructor':
+      return !atRunTime || !executorWithoutReject(node);
     default:
       return true;
   }
+}
+
+/**
+ * `new Promise((resolve) => setTimeout(resolve, ms))`: an inline executor that never names
+ * `reject`. Only a synchronous throw from the executor itself could reject the promise, the
+ * kind of failure `recommended` leaves out of an async body too (see `asyncBodyRejection`).
+ */
+function executorWithoutReject(node: TSESTree.Node): boolean {
+  const expr = skipTransparent(node);
+  if (expr.type !== AST_NODE_TYPES.NewExpression || expr.arguments.length !== 1) return false;
+  const executor = skipTransparent(expr.arguments[0] as TSESTree.Node);
+  if (!isFunctionNode(executor) || executor.params.length >= 2) return false;
+  // A rest parameter (`(...fns) => …`) may hold `reject`.
+  return executor.params.every((param) => param.type === AST_NODE_TYPES.Identifier);
 }
 
 /**

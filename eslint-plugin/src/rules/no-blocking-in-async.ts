@@ -17,6 +17,7 @@ import {
   isOncePerProcess,
   isCpuHeavy,
   isDevOnly,
+  isDevOnlyModule,
   isPlainSync,
   isRepeatedIn,
   isSingleMetadataCall,
@@ -146,6 +147,7 @@ export default createRule<Options, MessageId>({
     }
 
     let oneShot: boolean | null = null;
+    let devModule: boolean | null = null;
     let inFlight: ReturnType<typeof inFlightWork> = null;
     /**
      * One-shot code (a CLI, a migration, a test) serves nobody while it blocks: even its own
@@ -156,7 +158,8 @@ export default createRule<Options, MessageId>({
     function quietHere(node: TSESTree.Node, fn: RunContext['asyncFunction']): boolean {
       inFlight = null;
       if (strict) return false;
-      if (isDevOnly(sourceCode, node)) return true;
+      // A module only a development process loads (a bundler's dev server behind `if (options.dev)`).
+      if (isDevOnly(sourceCode, node) || (devModule ??= isDevOnlyModule(sourceCode, filename))) return true;
       oneShot ??= processRole(context).role === 'one-shot';
       if (oneShot) return true;
       if (!isStartupPhase(sourceCode, fn, node)) return false;

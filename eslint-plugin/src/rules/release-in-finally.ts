@@ -2,7 +2,8 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { Acquisition, AcquisitionKind, ReleaseProblem } from '../analysis';
 import {
-  checkReleasePaths, findManualAcquisitions, getCallGraph, getConstruction, skipTransparent, staticPropertyName, typeHasProperty,
+  checkReleasePaths, findManualAcquisitions, getCallGraph, getConstruction, processRole, runsAgainAfterFailure, skipTransparent, staticPropertyName,
+  typeHasProperty,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -10,7 +11,7 @@ import type { EvidenceLocation } from '../util/evidence';
 import { evidenceAt, recordEvidence } from '../util/evidence';
 import { planMoveIntoTry, planRunExclusive, planWrapInTryFinally } from '../util/releaseFixes';
 import type { ResourceShape } from '../util/settings';
-import { getSharedSettings } from '../util/settings';
+import { getSharedSettings, isStrict } from '../util/settings';
 
 export type Options = [{ resources?: ResourceShape[] }];
 
@@ -50,6 +51,9 @@ const NOUN: Readonly<Record<AcquisitionKind, string>> = {
   fileLock: 'the file lock',
   distributedLock: 'the lock',
 };
+
+/** Leaks that happen only when something throws. */
+const FAILURE_LEAKS: ReadonlySet<ReleaseProblem['kind']> = new Set(['notInFinally', 'throwBeforeTry', 'throwBeforeHandOver']);
 
 const DB_CLIENT_PROMISE_METHODS = new Set(['query', 'execute']);
 
@@ -114,6 +118,19 @@ export default createRule<Options, MessageId>({
     const resources = [...getSharedSettings(context).resources, ...(options.resources ?? [])];
     const services = getOptionalParserServices(context);
     const program = services.program;
+    const strict = isStrict(context);
+    let oneShot: boolean | null = null;
+    /**
+     * A one-shot script (a CLI command, a migration) whose failure ends the run takes what it
+     * leaked with it: nobody else waits on its pool. A batch that catches per item and goes on
+     * acquires again, and runs the pool dry; `strict` reports every one-shot leak. Leaks that
+     * need no failure (a path that never releases, an early `return`) are reported anywhere.
+     */
+    const leakOutlivesFailure = (acquisition: Acquisition, problem: ReleaseProblem): boolean => {
+      if (strict || !FAILURE_LEAKS.has(problem.kind)) return true;
+      oneShot ??= processRole(context).role === 'one-shot';
+      return !oneShot || runsAgainAfterFailure(sourceCode, acquisition.acquireCall);
+    };
 
     function isPromise(acquisition: Acquisition, expr: TSESTree.Expression): boolean {
       const node = skipTransparent(expr);
@@ -228,7 +245,7 @@ export default createRule<Options, MessageId>({
             sourceCode,
             waitsWithoutFailing: (node) => waits.has(node as TSESTree.Expression),
           });
-          if (problem) report(acquisition, problem);
+          if (problem && leakOutlivesFailure(acquisition, problem)) report(acquisition, problem);
         }
       },
     };

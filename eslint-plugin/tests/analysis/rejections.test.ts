@@ -106,6 +106,15 @@ describe('asyncBodyRejection: what rejects an async body at run time', () => {
     assert.equal(runTime('on(async (x) => { if (!valid(x)) { close(x); return; } try { await a(); } catch (e) { emitter.emit("error", e); } });'), null);
   });
 
+  it('a promise built with an executor that never names reject: only a synchronous throw of the executor could reject it', () => {
+    assert.equal(runTime('on(async () => { await new Promise((resolve) => setTimeout(resolve, 1000)); });'), null);
+    assert.equal(runTime('on(async () => { await new Promise(function (resolve) { timer = setTimeout(resolve, 10); }); });'), null);
+    // Near misses: an executor that can reject, one whose rest parameter holds reject, one passed by name.
+    assert.equal(runTime('on(async () => { await new Promise((resolve, reject) => stream.on("error", reject)); });'), 'await new Promise((resolve, reject) => stream.on("error", reject))');
+    assert.equal(runTime('on(async () => { await new Promise((...fns) => later(fns)); });'), 'await new Promise((...fns) => later(fns))');
+    assert.equal(runTime('on(async () => { await new Promise(executor); });'), 'await new Promise(executor)');
+  });
+
   it('a catch that rethrows, or a try with only a finally, still rejects', () => {
     assert.equal(runTime('on(async () => { try { await a(); } catch (e) { throw e; } });'), 'await a()');
     assert.equal(runTime('on(async () => { try { await a(); } finally { done(); } });'), 'await a()');

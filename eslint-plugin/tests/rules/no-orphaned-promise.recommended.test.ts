@@ -18,6 +18,18 @@ const NO_AWAIT_EXECUTOR = `exports.scheduler = (worker) => new Promise(async (re
   if (!worker.scheduler) worker.scheduler = worker.createScheduler();
   resolve(worker.scheduler);
 });`;
+// A health check that catches its request's failure and waits with a timer: nothing in it rejects.
+const HEALTH_CHECK = `async function verifyUrl(url) {
+  const response = await request(url).catch((error) => error);
+  if (response.headers?.['retry-after']) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    return verifyUrl(url);
+  }
+  if (response.status !== 200) console.warn('unreachable');
+}
+export function mount(app, url) {
+  app.on('mount', () => { verifyUrl(url); });
+}`;
 // A dropped forEach over rows: this rule's report, which no-unbounded-fan-out leaves to it (see forEachDropsRejections).
 const ROWS = `import { Pool } from 'pg';
 import { send } from './mail';
@@ -46,6 +58,8 @@ createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (reco
     { code: PLUGIN_LOOP, filename: CLI },
     // An async executor with no await and no throw: its promise cannot reject.
     NO_AWAIT_EXECUTOR,
+    // A dropped call of a function that catches its own errors and sleeps with a timer.
+    HEALTH_CHECK,
     // Each iteration catches its own errors: only the order is lost (and the burst, no-unbounded-fan-out's).
     ROWS_GUARDED,
     // An Express 4 route and a listener in a process whose handler logs and keeps serving (started through `npm run`).
@@ -106,6 +120,7 @@ createRuleTester().run<MessageId, Options>('no-orphaned-promise (strict: what do
       errors: [{ messageId: 'unhandledChain', line: 2, column: 3, suggestions: [{ messageId: 'addVoid', output: LOGGER_IMPORT.replace("import('./log", "void import('./log") }] }],
     },
     { code: NO_AWAIT_EXECUTOR, errors: [{ messageId: 'asyncExecutor', line: 1, column: 45 }] },
+    { code: HEALTH_CHECK, errors: [{ messageId: 'orphanedPromise', line: 10, column: 27, suggestions: [{ messageId: 'addVoid', output: HEALTH_CHECK.replace('{ verifyUrl(url); }', '{ void verifyUrl(url); }') }] }] },
     { code: ROUTE, filename: routes('express-logs'), errors: [{ messageId: 'frameworkIgnoresPromise', line: 3, column: 29 }] },
   ],
 });
