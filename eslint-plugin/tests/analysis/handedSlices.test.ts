@@ -3,7 +3,7 @@ import { beforeEach, describe, it } from 'node:test';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from '../../src/analysis';
-import { handedArguments, moduleSourceCode, sequentialWalk, settlesWithin, walk } from '../../src/analysis';
+import { handedArguments, isFunctionNode, moduleSourceCode, sequentialWalk, settlesWithin, walk } from '../../src/analysis';
 import { resetProject } from '../../src/project';
 import { fixture } from '../ruleTester';
 import { parse } from './parse';
@@ -64,7 +64,7 @@ describe('handedArguments', () => {
     assert.ok(sourceCode);
     let fn: FunctionNode | null = null;
     walk(sourceCode.ast, sourceCode.visitorKeys, (node: TSESTree.Node) => {
-      if (node.type === AST_NODE_TYPES.MethodDefinition && node.key.type === AST_NODE_TYPES.Identifier && node.key.name === name) fn = node.value;
+      if (node.type === AST_NODE_TYPES.MethodDefinition && node.key.type === AST_NODE_TYPES.Identifier && node.key.name === name && isFunctionNode(node.value)) fn = node.value;
       if (node.type === AST_NODE_TYPES.FunctionDeclaration && node.id?.name === name) fn = node;
       return true;
     });
