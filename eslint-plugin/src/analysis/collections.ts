@@ -8,6 +8,7 @@ import type { ImportedFunction } from './callGraph';
 import { getCallGraph, resolveImportedFunction } from './callGraph';
 import { getConstruction, thisClass } from './construction';
 import { isDataClientCall } from './dataSources';
+import { handedArguments, sequentialWalk } from './handedSlices';
 import type { ModuleRef } from './imports';
 import { refMatches, resolveReference } from './imports';
 import { isProjectSpecifier, localExport } from './localModules';
@@ -32,7 +33,7 @@ export type CollectionLoop =
 /** A loop stepping through fixed-size slices of a collection. */
 export interface ChunkLoop {
   via: 'slice' | 'splice' | 'chunk';
-  loop: CollectionLoop;
+  loop: CollectionLoop | TSESTree.CallExpression;
   /** The whole collection (`xs` in `xs.slice(i, i + n)`, `chunk(xs, n)`). */
   source: TSESTree.Node;
   /** The slice-size expression (`n`). */
@@ -41,6 +42,12 @@ export interface ChunkLoop {
   sizeValue: number | null;
   /** The call that cuts the slice (`slice`, `splice`, `chunk`). */
   cut: TSESTree.CallExpression;
+  /**
+   * When the slices are walked in a caller and handed to the function that maps them: the call
+   * that hands one over (`this.runBatch(batch)`). Then `loop` is that caller's walk, which may
+   * also be a promise chain built by `reduce`.
+   */
+  handedBy?: TSESTree.CallExpression;
 }
 
 export type CollectionSize =
@@ -155,6 +162,7 @@ function identifierSize(ctx: CollectionContext, id: TSESTree.Identifier, depth: 
   if (def.type === 'ImportBinding') return importedSize(ctx, id, depth);
   const annotated = tupleAnnotationLength(def.name);
   if (annotated !== null) return { kind: 'bounded', count: annotated };
+  if (def.type === 'Parameter') return handedSliceSize(ctx, def.node as FunctionNode, def.name, depth);
   if (def.type !== 'Variable' || def.node.id !== def.name) return UNKNOWN;
   const declaration = def.node.parent;
   const loop = declaration.parent;
@@ -164,6 +172,26 @@ function identifierSize(ctx: CollectionContext, id: TSESTree.Identifier, depth: 
   }
   if (!def.node.init || isReassigned(variable, declaration) || isResized(variable)) return UNKNOWN;
   return collectionSize(ctx, def.node.init, depth + 1);
+}
+
+/**
+ * A parameter every caller fills with one slice of a chunked list, walked one slice after
+ * another (`for (const b of chunk(xs, 50)) await this.run(b)`, or a `reduce` promise chain):
+ * the function's own fan-out over it is a chunked batch.
+ */
+function handedSliceSize(ctx: CollectionContext, fn: FunctionNode, param: TSESTree.Node, depth: number): CollectionSize {
+  // Cheap first: only a `chunk(…)` list is walked slice by slice here, and most files name none.
+  if (!/chunk/i.test(ctx.sourceCode.text)) return UNKNOWN;
+  const calls = handedArguments(ctx.sourceCode, fn, param);
+  if (!calls) return UNKNOWN;
+  let found: ChunkLoop | null = null;
+  for (const { call, index } of calls) {
+    const walk = sequentialWalk(ctx.sourceCode, call, index);
+    const chunk = walk ? chunkSource(ctx, walk.list, depth) : null;
+    if (!walk || !chunk) return UNKNOWN;
+    found ??= { ...chunk, loop: walk.walker, handedBy: call };
+  }
+  return found ? { kind: 'chunk', chunk: found } : UNKNOWN;
 }
 
 /** `import { REGIONS } from './config'` with `export const REGIONS = ['eu', 'us']` there. */

@@ -134,6 +134,8 @@ export function soleBatch(
   combinator: TSESTree.CallExpression,
 ): { mapper: TSESTree.Node; source: string } | null {
   const loop = chunk.loop;
+  // A slice handed to another function: the rewrite would span two functions.
+  if (chunk.handedBy || loop.type === AST_NODE_TYPES.CallExpression) return null;
   const body = loop.body.type === AST_NODE_TYPES.BlockStatement ? loop.body.body : [loop.body];
   const only = body.length === 1 ? body[0] : undefined;
   if (only?.type !== AST_NODE_TYPES.ExpressionStatement || only.expression.type !== AST_NODE_TYPES.AwaitExpression) return null;

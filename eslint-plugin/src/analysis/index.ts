@@ -21,6 +21,7 @@ export * from './firstRun';
 export * from './frameworkPromises';
 export * from './guardedCallbacks';
 export * from './handOver';
+export * from './handedSlices';
 export * from './heavySyncWork';
 export * from './holders';
 export * from './handlers';

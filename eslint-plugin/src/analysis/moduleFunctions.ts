@@ -73,7 +73,7 @@ function computeImported(sourceCode: Services, expr: TSESTree.Identifier | TSEST
 /** `ref` resolved in the module it names, then its remaining path (at most one member) applied. */
 function followRef(sourceCode: Services, ref: ModuleRef, hops: number, localName: string): ModuleFunction | null {
   if (hops > MAX_HOPS) return null;
-  const found = localExport(sourceCode, ref);
+  const found = localExport(sourceCode, ref) ?? memberOfDefault(sourceCode, ref);
   if (!found || found.rest.length > 1) return null;
   const { value, rest } = found;
   const shape = valueShape(value.sourceCode, value.node, hops);
@@ -85,6 +85,17 @@ function followRef(sourceCode: Services, ref: ModuleRef, hops: number, localName
   if (shape.kind === 'function') return null;
   // `export class Mailer { static send() }` is called as `Mailer.send()`; an instance's methods are not static.
   return memberFunction(shape, member, shape.kind === 'class');
+}
+
+/**
+ * `import Browser from './browser'` then `Browser.pause()`: the import names the default export,
+ * and the member is one of its class's (named-export lookup reads object literals only).
+ */
+function memberOfDefault(sourceCode: Services, ref: ModuleRef): ReturnType<typeof localExport> {
+  const path = ref.path.filter((p) => p !== 'default');
+  if (path.length !== 1) return null;
+  const found = localExport(sourceCode, { ...ref, path: [] });
+  return found && found.rest.length === 0 ? { value: found.value, rest: path } : null;
 }
 
 function moduleFunction(fn: FunctionNode, sourceCode: Services, name: string): ModuleFunction | null {

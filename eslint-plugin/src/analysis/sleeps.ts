@@ -12,6 +12,7 @@ import { getConstruction } from './construction';
 import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
 import { ModuleAnswers, lintGeneration, localExport, localImportFiles, scannedLocalImports, sourceFileOf } from './localModules';
+import { importedFunction } from './moduleFunctions';
 import { isDelayedRxRetry } from './rxRetries';
 import { askChecker } from './typeQueries';
 
@@ -252,7 +253,7 @@ function buildSleepAnalysis(
     const target = graph.resolveCall(node);
     if (target) return isSleepFunctionAt(target.node, depth + 1) ? 'sleep' : null;
     // `import { sleep } from './utils'`: the helper's body is read in its own module.
-    const helper = ref ? importedHelper(sourceCode, ref, extraSleeps, hop) : null;
+    const helper = importedHelperAt(sourceCode, node.callee, ref, extraSleeps, hop);
     if (helper?.analysis.isSleepFunction(helper.fn)) {
       const inner = helper.analysis.sitesIn(helper.fn)[0];
       if (inner) origins.set(node, inner);
@@ -300,8 +301,7 @@ function buildSleepAnalysis(
   const calleeSites = (callee: TSESTree.Node): { fn: FunctionNode; sourceCode: Services; sites: readonly SleepSite[] } | null => {
     const target = graph.resolveCallee(callee);
     if (target) return { fn: target.node, sourceCode, sites: sitesIn(target.node) };
-    const ref = resolveReference(sourceCode, callee);
-    const helper = ref ? importedHelper(sourceCode, ref, extraSleeps, hop) : null;
+    const helper = importedHelperAt(sourceCode, callee, resolveReference(sourceCode, callee), extraSleeps, hop);
     return helper ? { fn: helper.fn, sourceCode: helper.sourceCode, sites: helper.analysis.sitesIn(helper.fn) } : null;
   };
 
@@ -358,6 +358,24 @@ function importedHelper(sourceCode: Services, ref: ModuleRef, extraSleeps: reado
   if (!found || found.rest.length > 0) return null;
   const fn = functionOf(found.value.sourceCode, found.value.node);
   return fn ? { analysis: moduleAnalysis(found.value.sourceCode, extraSleeps, hop + 1), fn, sourceCode: found.value.sourceCode } : null;
+}
+
+/**
+ * The imported helper a callee names: an exported function (`import { sleep } from './utils'`), or
+ * else a method that `importedFunction` finds in a project module: a static method of an exported
+ * class (`Browser.pause(ms)`), a method of a local `new Client()` whose class is imported.
+ */
+function importedHelperAt(
+  sourceCode: Services,
+  callee: TSESTree.Node,
+  ref: ModuleRef | null,
+  extraSleeps: readonly ModuleExport[],
+  hop: number,
+): ImportedHelper | null {
+  const helper = ref ? importedHelper(sourceCode, ref, extraSleeps, hop) : null;
+  if (helper || hop >= MAX_MODULE_HOPS) return helper;
+  const method = importedFunction(sourceCode, callee);
+  return method ? { analysis: moduleAnalysis(method.sourceCode, extraSleeps, hop + 1), fn: method.fn, sourceCode: method.sourceCode } : null;
 }
 
 /** `function f`, `const f = async () => …`, `exports.f = function …`: the function an export names. */

@@ -4,7 +4,7 @@ import type { CollectionContext, FanOut, TextEdit, ValueOrigin } from '../analys
 import {
   boundingLibraries, collectionSize, createCollectionTypes, defaultImport, describeDroppedFanOut, describeFanOut, fitsPMap, forEachDropsRejections, freeName,
   isAwaitedIn, isFunctionNode, isQueuedWork, limitedMapper, limitedValue, limiterDeclaration, mapperWork, mergeEdits,
-  pMapCall, promiseCombinator, skipTransparent, soleBatch, statementAnchor, staticPropertyName, teardownOf, valueOrigin,
+  pMapCall, promiseCombinator, settlesWithin, skipTransparent, soleBatch, statementAnchor, staticPropertyName, teardownOf, valueOrigin,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -164,9 +164,11 @@ export default createRule<Options, MessageId>({
       if (fanOut.size.kind !== 'chunk') return;
       const chunk = fanOut.size.chunk;
       // Slices of one run one call at a time: sequential, no idle slots to speak of.
-      if (chunk.sizeValue === 1 || !isAwaitedIn(call, chunk.loop)) return;
+      if (chunk.sizeValue === 1 || !(chunk.handedBy ? settlesWithin(call) : isAwaitedIn(call, chunk.loop))) return;
       const size = sourceCode.getText(chunk.size);
-      recordEvidence(context, call, 'chunkedBatch', [evidenceAt(chunk.cut, 'the slice is cut here')]);
+      const evidence = [evidenceAt(chunk.cut, 'the slice is cut here')];
+      if (chunk.handedBy) evidence.push(evidenceAt(chunk.handedBy, 'each slice is handed over here, one after another'));
+      recordEvidence(context, call, 'chunkedBatch', evidence);
       const batch = soleBatch(sourceCode, chunk, call);
       const suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = [];
       if (batch) {

@@ -22,6 +22,7 @@ write(path.join(root, 'mail.ts'), [
 write(path.join(root, 'relay.ts'), "import { send } from './mail';\nexport const relay = send;\nexport function forward(to: string) { return send(to); }\n");
 write(path.join(root, 'legacy.cjs'), "const mail = require('./mail');\nmodule.exports = { send: mail.send, async ping() { await fetch('x'); } };\n");
 write(path.join(root, 'bus.ts'), "import Emittery from 'emittery';\nimport { EventEmitter } from 'node:events';\nexport class Bus extends Emittery {}\nexport class Sub extends Bus {}\nexport const bus = new Emittery();\nexport const plain = new EventEmitter();\n");
+write(path.join(root, 'browser.ts'), 'export default class Browser {\n  static async pause(ms: number) { await new Promise((r) => setTimeout(r, ms)); }\n  async open() {}\n}\n');
 write(path.join(root, 'app.ts'), [
   "import { send, format, later, maybe, quiet, settled, swapped } from './mail';",
   "import { relay, forward } from './relay';",
@@ -30,6 +31,8 @@ write(path.join(root, 'app.ts'), [
   "import { gone } from './missing';",
   "send('a'); format('a'); later('a'); maybe('a'); quiet('a'); settled('a'); swapped('a');",
   "relay('a'); forward('a'); legacy.send('a'); legacy.ping(); gone();",
+  "import Browser from './browser';",
+  'Browser.pause(1); Browser.open();',
   'const b = new Bus(); const s = new Sub();',
   'b, s, bus, plain;',
   '',
@@ -66,6 +69,9 @@ describe('importedFunction and the promise origin of its calls', () => {
     assert.equal(found('relay'), 'mail.ts:relay:1');
     assert.equal(found('legacy.send'), 'mail.ts:send:1');
     assert.equal(found('legacy.ping'), 'legacy.cjs:ping:2');
+    // A static method of a default-exported class; its instance methods are not the class's.
+    assert.equal(found('Browser.pause'), 'browser.ts:pause:2');
+    assert.equal(found('Browser.open'), null);
     // A `let` may be reassigned; a missing module is unknown.
     assert.equal(found('swapped'), null);
     assert.equal(found('gone'), null);

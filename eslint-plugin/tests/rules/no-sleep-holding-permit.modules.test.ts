@@ -30,6 +30,14 @@ const ruleTester = createRuleTester();
 
 ruleTester.run<MessageId, Options>('no-sleep-holding-permit (imported helpers)', rule as never, {
   valid: [
+    // A static method of the same imported class that does not sleep.
+    {
+      code: `import pLimit from 'p-limit';
+import Browser from '../utils/browser';
+const limit = pLimit(4);
+export const crawl = (url: string) => limit(() => Browser.open(url));`,
+      filename: job('crawl.ts'),
+    },
     // --- the helper sleeps, but only outside any permit ---
     {
       code: `import pLimit from 'p-limit';
@@ -102,6 +110,15 @@ export const run = () => limit(() => a());`,
   ],
   invalid: [
     // --- reported at the call of the imported helper ---
+    {
+      // A static method of a default-exported class of the project that only sleeps: a sleep like `sleep(ms)`.
+      code: `import pLimit from 'p-limit';
+import Browser from '../utils/browser';
+const limit = pLimit(4);
+export const crawl = (url: string) => limit(async () => { await Browser.pause(500); return fetch(url); });`,
+      filename: job('crawl.ts'),
+      errors: [{ messageId: 'sleepHoldingPermit', line: 4, column: 65 }],
+    },
     {
       code: `import pLimit from 'p-limit';
 import { withRetry } from '../utils/retry';
