@@ -47,6 +47,7 @@ export * from './resurfacedRejections';
 export * from './role';
 export * from './rxRetries';
 export * from './serverStart';
+export * from './servingCallers';
 export * from './singleMetadata';
 export * from './sleepChains';
 export * from './sleeps';

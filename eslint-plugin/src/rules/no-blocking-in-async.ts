@@ -2,7 +2,7 @@ import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type {
-  AsyncTwin, BlockingChain, BlockingOptions, ChainAnalysis, WaitLoop, ModuleExportEntry,
+  AsyncTwin, BlockingCall, BlockingChain, BlockingOptions, ChainAnalysis, ChainLink, ModuleExportEntry, RoleSubject, ServedBlocking, WaitLoop,
 } from '../analysis';
 import {
   DEFAULT_RANDOM_BYTES_THRESHOLD,
@@ -27,10 +27,12 @@ import {
   mayBlockInLocalModules,
   mayBeBlockingName,
   mayRegisterHandlers,
+  moduleSourceCode,
   processRole,
   resolveCalleeFunction,
   roleGlobs,
-  servingSyncFunction,
+  servedBlocking,
+  sourceFileOf,
   skipTransparent,
   unsetGuard,
 } from '../analysis';
@@ -38,7 +40,7 @@ import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
 import { evidenceAt, recordEvidence } from '../util/evidence';
 import { asyncTwinRewrite } from '../util/asyncTwinFix';
-import { calleeText, describeWhere, type RunContext } from '../util/blockingReports';
+import { calleeText, describeWhere, servedByText, type RunContext } from '../util/blockingReports';
 import { getSharedSettings, isStrict } from '../util/settings';
 
 export type Options = [
@@ -197,8 +199,8 @@ export default createRule<Options, MessageId>({
     // can block at all: most files have no blocking helper, and then no call graph is needed.
     const helperCalls: { call: TSESTree.CallExpression; ctx: RunContext }[] = [];
     let blockingOutsideAsync = false;
-    // Lines of CPU-heavy calls reported where they are, in a synchronous function: a chain ending at one says it again.
-    const heavyInSync = new Set<number>();
+    // Lines of blocking calls reported where they are, in a synchronous helper: a chain ending at one says it again.
+    const reportedInSync = new Set<number>();
 
     function checkCall(call: TSESTree.CallExpression): void {
       // `$.s(options)` only binds options; the tagged template around it runs the command.
@@ -207,10 +209,12 @@ export default createRule<Options, MessageId>({
       if (!ctx) {
         const outside = mayBeBlockingName(calleeName(call), blocking) ? matchBlockingCall(sourceCode, call, blocking) : null;
         if (outside) blockingOutsideAsync = true;
-        const fn = outside && isCpuHeavy(outside) ? servingSyncFunction(sourceCode, call, context) : null;
-        if (outside && fn && report(call, 'blockingCall', { asyncFunction: fn, via: [], sync: true }, { name: outside.api.name }, [])) {
-          heavyInSync.add(call.loc.start.line);
-        }
+        const served = outside ? inPlace(sourceCode, outside, context) : null;
+        if (!outside || !served) return;
+        const site = served.site;
+        const evidence = site ? [evidenceAt(site.call, 'runs it while serving from here', site.sourceCode === sourceCode ? undefined : sourceFileOf(site.sourceCode) ?? undefined)] : [];
+        const where: RunContext = { asyncFunction: served.fn, via: [], sync: true, ...(site ? { servedBy: servedByText(site) } : {}) };
+        if (report(call, 'blockingCall', where, { name: outside.api.name }, evidence)) reportedInSync.add(call.loc.start.line);
         return;
       }
       const direct = matchBlockingCall(sourceCode, call, blocking);
@@ -249,7 +253,9 @@ export default createRule<Options, MessageId>({
       }
       if (!chain || callee === null || chain.links.length === 0) return;
       const last = chain.links[chain.links.length - 1];
-      if (last?.file === null && heavyInSync.has(last.line)) return;
+      if (last?.file === null && reportedInSync.has(last.line)) return;
+      // Blocking I/O that a serving caller in another file reaches is reported where it is, in its helper's file: once is enough.
+      if (last && reportedInPlace(last)) return;
       const evidence = chain.links.flatMap((l) => (l.node ? [evidenceAt(l.node, l.text, l.path)] : []));
       report(call, 'blockingHelper', ctx, { callee, chain: describeChain(chain) }, evidence);
     }
@@ -279,6 +285,22 @@ export default createRule<Options, MessageId>({
     function checkHelperCalls(): void {
       if (!blockingOutsideAsync && !typed && !blockingReachable) return;
       for (const { call, ctx } of helperCalls) checkHelperCall(call, ctx);
+    }
+
+    /** `servedBlocking` as this lint sees it: single metadata calls are quiet unless strict; helpers are followed only with checkHelpers. */
+    function inPlace(sc: Readonly<TSESLint.SourceCode>, found: BlockingCall, subject: RoleSubject): ServedBlocking | null {
+      if (!checkHelpers && !isCpuHeavy(found)) return null;
+      return servedBlocking(sc, found, subject, !strict);
+    }
+
+    function reportedInPlace(link: ChainLink): boolean {
+      if (link.node?.type !== AST_NODE_TYPES.CallExpression) return false;
+      const sc = link.path ? moduleSourceCode(link.path) : sourceCode;
+      if (!sc) return false;
+      const found = matchBlockingCall(sc, link.node, blocking);
+      const subject: RoleSubject = link.path ? { filename: link.path, cwd: context.cwd, settings: context.settings, sourceCode: sc } : context;
+      // CPU-heavy work is reported in its helper whoever calls it, and at the call sites in other files as before.
+      return found !== null && (inPlace(sc, found, subject)?.site ?? null) !== null;
     }
 
     function twinSuggestion(call: TSESTree.CallExpression, twin: AsyncTwin, ctx: RunContext): Suggestion | null {

@@ -1,7 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import type { AsyncContext, HandlerRegistration, InFlight } from '../analysis';
-import { functionName, skipTransparent } from '../analysis';
+import path from 'node:path';
+import type { AsyncContext, HandlerRegistration, InFlight, ServingCall } from '../analysis';
+import { functionName, skipTransparent, sourceFileOf } from '../analysis';
 
 /** How no-blocking-in-async words where a blocking call runs and what it calls. */
 
@@ -9,17 +10,29 @@ import { functionName, skipTransparent } from '../analysis';
  * Async code, or a function a server framework runs per request (then `registration` says how),
  * or, with `sync`, a synchronous function of a long-lived process that is not only run at startup.
  */
-export type RunContext = AsyncContext & { registration?: HandlerRegistration; inFlight?: InFlight; sync?: true };
+export type RunContext = AsyncContext & { registration?: HandlerRegistration; inFlight?: InFlight; sync?: true; servedBy?: string };
 
 export function describeWhere(ctx: RunContext): string {
   const fn = ctx.asyncFunction;
   const name = functionName(fn);
   const line = fn.loc.start.line;
+  if (ctx.sync && ctx.servedBy) return `${name ? `\`${name}\`` : 'a function'} (line ${line}), which ${ctx.servedBy}`;
   if (ctx.sync) return `${name ? `\`${name}\`` : 'a function'} (line ${line}), which this long-lived process may run while it serves`;
   const kind = ctx.registration ? `${frameworkName(ctx.registration)} ${ctx.registration.role}` : 'async function';
   const article = /^(?:[aeiou]|HTTP)/.test(kind) ? 'an' : 'a';
   const own = name ? `${kind} \`${name}\` (line ${line})` : `${article} ${kind} (line ${line})`;
   return ctx.via.length > 0 ? `a callback that runs synchronously inside ${own}` : own;
+}
+
+/** `an express route handler calls (routes.ts line 12)`, `async function \`execute\` calls (line 40)`. */
+export function servedByText(site: ServingCall): string {
+  const name = functionName(site.runner);
+  const kind = site.registration ? `${frameworkName(site.registration)} ${site.registration.role}` : 'async function';
+  const article = /^(?:[aeiou]|HTTP)/.test(kind) ? 'an' : 'a';
+  const who = name ? `${kind} \`${name}\`` : `${article} ${kind}`;
+  const file = sourceFileOf(site.sourceCode);
+  const at = file ? `${path.basename(file)} line ${site.call.loc.start.line}` : `line ${site.call.loc.start.line}`;
+  return `${who} calls (${at}) while the process serves`;
 }
 
 export function calleeText(call: TSESTree.CallExpression): string {
