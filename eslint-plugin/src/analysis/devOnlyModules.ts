@@ -56,7 +56,10 @@ function startsDevServer(sourceCode: Services): boolean {
 /** Every load of `target` in `importer` is a `require` or `import()` under a development test (or, for a dev server, any condition). */
 function loadsOnlyInDevelopment(importer: string, target: string, devServer: boolean): boolean {
   const other = moduleSourceCode(importer);
-  if (!other) return false;
+  // A load outside every branch is unconditional wherever it goes: an importer with only such
+  // loads (a server requiring each route at top level) loads nothing in development only, and its
+  // specifiers need no resolving. `isDevOnly` holds only under a branch too.
+  if (!other || !hasBranchedLoad(other)) return false;
   const goesTo = (source: TSESTree.Node | null | undefined): boolean =>
     source?.type === AST_NODE_TYPES.Literal && typeof source.value === 'string' && sameFile(resolveImport(importer, source.value), target);
   let loads = 0;
@@ -78,6 +81,27 @@ function loadsOnlyInDevelopment(importer: string, target: string, devServer: boo
   });
   // A file that starts it by path (a forked script) loads it without either form: not known here.
   return loads > 0 && !unconditional;
+}
+
+/** Per parse: does a `require` or `import()` sit in a branch (`underCondition`)? The answer rests on the tree alone. */
+const branchedLoads = new WeakMap<TSESTree.Program, boolean>();
+
+function hasBranchedLoad(sourceCode: Services): boolean {
+  let found = branchedLoads.get(sourceCode.ast);
+  if (found !== undefined) return found;
+  found = false;
+  walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+    if (found) return false;
+    if (isLoad(node) && underCondition(node)) found = true;
+    return !found;
+  });
+  branchedLoads.set(sourceCode.ast, found);
+  return found;
+}
+
+function isLoad(node: TSESTree.Node): boolean {
+  return node.type === AST_NODE_TYPES.ImportExpression ||
+    (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.Identifier && node.callee.name === 'require');
 }
 
 function sameFile(resolution: ReturnType<typeof resolveImport>, target: string): boolean {

@@ -237,13 +237,28 @@ export function readText(file: string): string | null {
   let text: string | null;
   try {
     const data = disk().readFileSync(at);
-    text = typeof data === 'string' ? data : data.toString('utf8');
+    text = typeof data === 'string' ? data : decoded(data);
   } catch {
     // Missing, a directory, or unreadable: all read as "no such file" to every caller.
     text = null;
   }
   // A failed read of a directory is noted as the directory, so that checking the read later agrees.
   if (logs.length > 0) note(at, text === null ? diskState(at) : { text });
+  return text;
+}
+
+/**
+ * The cached disk hands back the same buffer while it trusts a read, and a module's text is read
+ * by many questions: it is decoded once per buffer.
+ */
+const texts = new WeakMap<Buffer, string>();
+
+function decoded(data: Buffer): string {
+  let text = texts.get(data);
+  if (text === undefined) {
+    text = data.toString('utf8');
+    texts.set(data, text);
+  }
   return text;
 }
 
@@ -292,12 +307,54 @@ export function isFile(file: string): boolean {
  * open logs like the resolver's own probes, from the same cached stats.
  */
 export function pathKind(file: string): 'file' | 'directory' | 'missing' {
+  if (notListed(file)) return 'missing';
   try {
     const stat = loggedStat(file, (at) => disk().statSync(at));
     return stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'missing';
   } catch {
     return 'missing';
   }
+}
+
+/**
+ * True when the folder's listing (cached like stats, and purged with them) has no entry of that
+ * name: the file is missing. Most probes are of candidates that do not exist (`db.ts`, `db.tsx`, …
+ * before `db.js`), and one listing answers them all where each failed stat costs an exception.
+ * Names are compared case-folded, so a case-insensitive disk answers as its stat would; a folder
+ * with a name outside printable ASCII is left to stats (Unicode folding and normalisation differ
+ * between file systems), as is a folder that cannot be listed. Noted in the open logs as missing,
+ * like the stat it saves.
+ */
+function notListed(file: string): boolean {
+  const at = key(file);
+  const dir = path.dirname(at);
+  const name = path.basename(at);
+  if (dir === at || !PLAIN_NAME.test(name) || overlays.has(at)) return false;
+  const names = listedNames(dir);
+  if (names === null || names.has(name.toLowerCase())) return false;
+  if (logs.length > 0) note(at, 'missing');
+  return true;
+}
+
+const PLAIN_NAME = /^[\x20-\x7e]+$/;
+/** Listing (the cached array) → its names, lowercased; null when some name is not plain. */
+const listings = new WeakMap<object, ReadonlySet<string> | null>();
+
+function listedNames(dir: string): ReadonlySet<string> | null {
+  let entries: unknown;
+  try {
+    entries = disk().readdirSync(dir);
+  } catch {
+    // Missing or unreadable: the stat decides.
+    return null;
+  }
+  if (!Array.isArray(entries)) return null;
+  let names = listings.get(entries);
+  if (names === undefined) {
+    names = entries.every((e) => typeof e === 'string' && PLAIN_NAME.test(e)) ? new Set((entries as string[]).map((e) => e.toLowerCase())) : null;
+    listings.set(entries, names);
+  }
+  return names;
 }
 
 /** The real path of a saved file (symbolic links followed, cached like stats); null when it is not on disk. */

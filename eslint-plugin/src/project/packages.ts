@@ -67,6 +67,7 @@ export function nearestPackage(filename: string): PackageFacts {
 /** Every file of a directory asks the same question. */
 const nearestByDir = new FreshCache<PackageFacts>(5000);
 const installedByDir = new FreshCache<DependencyVersion | null>(5000);
+const versionByDir = new FreshCache<DependencyVersion>(5000);
 
 /** The dependencies declared by the `package.json` nearest to `filename`. */
 export function nearestDependencies(filename: string): PackageDependencies {
@@ -91,6 +92,11 @@ export function declaresDependency(filename: string, name: string): boolean {
  */
 export function dependencyVersion(filename: string, name: string): DependencyVersion {
   if (!path.isAbsolute(filename)) return UNKNOWN;
+  // Every handler of every route file asks, and a declared answer walks up and re-reads manifests.
+  return versionByDir.get(`${path.dirname(filename)}\0${name}`, () => computeDependencyVersion(filename, name));
+}
+
+function computeDependencyVersion(filename: string, name: string): DependencyVersion {
   const installed = installedByDir.get(`${path.dirname(filename)}\0${name}`, () => installedVersion(filename, name));
   if (installed) return installed;
   let dir = path.dirname(filename);
@@ -262,4 +268,5 @@ export function resetPackages(): void {
   parsed.clear();
   nearestByDir.clear();
   installedByDir.clear();
+  versionByDir.clear();
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
-import { resetProject, resolveImport, setOverlay, withReadLog } from '../../src/project';
+import { invalidate, resetProject, resolveImport, setOverlay, withReadLog } from '../../src/project';
 import { installedManifest, manifestByResolver } from '../../src/project/packages';
 import { relativeResolution, resolvedByResolver } from '../../src/project/resolve';
 import { scratch, write } from './helpers';
@@ -119,6 +119,28 @@ describe('relativeResolution', () => {
     // Open in the editor and saved: the saved file's real path.
     setOverlay(path.join(dir, 'b.ts'), 'export const y = 2;\n');
     assert.deepEqual(relativeResolution(dir, './b'), resolvedByResolver(dir, './b'));
+  });
+
+  it('a candidate missing from its folder listing appears once a watcher reports it', () => {
+    const root = layOut();
+    const dir = path.join(root, 'src');
+    const from = path.join(dir, 'a.ts');
+    assert.deepEqual(resolveImport(from, './late'), { kind: 'unresolved', packageName: null });
+    write(path.join(dir, 'late.ts'), '');
+    invalidate(path.join(dir, 'late.ts'));
+    assert.deepEqual(resolveImport(from, './late'), { kind: 'file', path: path.join(dir, 'late.ts'), local: true, packageName: null });
+  });
+
+  it('names that differ only in case, and folders with names outside ASCII, answer as their stats do', () => {
+    const root = layOut();
+    write(path.join(root, 'src', 'Upper.ts'), '');
+    write(path.join(root, 'intl', 'caf\u00e9.ts'), '');
+    write(path.join(root, 'intl', 'menu.ts'), '');
+    for (const [dir, specifier] of [['src', './upper'], ['src', './Upper'], ['intl', './menu'], ['intl', './caf\u00e9'], ['intl', './other']]) {
+      resetProject();
+      const at = path.join(root, dir as string);
+      assert.deepEqual(relativeResolution(at, specifier as string), resolvedByResolver(at, specifier as string), `${dir} ${specifier}`);
+    }
   });
 });
 
