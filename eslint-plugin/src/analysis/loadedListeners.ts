@@ -103,11 +103,20 @@ function pathValue(sourceCode: Services, node: TSESTree.Node, dir: string, depth
   if (depth > MAX_DEPTH) return null;
   if (expr.type === AST_NODE_TYPES.Literal) return typeof expr.value === 'string' ? { kind: 'static', value: expr.value } : null;
   if (expr.type === AST_NODE_TYPES.TemplateLiteral) {
-    const head = expr.quasis[0]?.value.cooked ?? '';
-    if (expr.expressions.length === 0) return { kind: 'static', value: head };
-    const folder = head.slice(0, head.lastIndexOf('/') + 1);
-    if (!/^\.\.?\//.test(folder)) return null;
-    const rest = sourceCode.getText(expr).slice(1, -1).slice(folder.length);
+    // The fixed text up to the first unknown part: `../events/`, `${__dirname}/../events/`.
+    let known = expr.quasis[0]?.value.cooked ?? '';
+    let i = 0;
+    for (; i < expr.expressions.length; i++) {
+      const part = expr.expressions[i];
+      const value = part ? pathValue(sourceCode, part, dir, depth + 1) : null;
+      if (value?.kind !== 'static') break;
+      known += value.value + (expr.quasis[i + 1]?.value.cooked ?? '');
+    }
+    if (i === expr.expressions.length) return { kind: 'static', value: known };
+    const folder = known.slice(0, known.lastIndexOf('/') + 1);
+    if (!path.isAbsolute(folder) && !/^\.\.?\//.test(folder)) return null;
+    // What follows the folder, with each unknown part as one name: `${dir}/${file}` is two segments.
+    const rest = `${known.slice(folder.length)}X${expr.quasis.slice(i + 1).map((q) => q.value.cooked ?? '').join('X')}`;
     return { kind: 'computed', folder: path.resolve(dir, folder), segments: rest.split('/').length };
   }
   if (expr.type === AST_NODE_TYPES.Identifier) {

@@ -35,7 +35,10 @@ describe('loadedListeners', () => {
     assert.deepEqual(registrations('events/client/ready.js'), ['handlers/events.js:8 client.on']);
   });
   it('follows `path.join(__dirname, …)` consts to a plain arrow that returns `event.execute(…)`', () => {
-    assert.deepEqual(registrations('events/guild/memberAdd.js'), ['main.js:20 client.on']);
+    assert.deepEqual(registrations('events/guild/memberAdd.js'), ['main.js:21 client.on']);
+  });
+  it('reads a template that starts from `${__dirname}`, and a member handed to a timer as is', () => {
+    assert.deepEqual(registrations('timers/refresh.js'), ['handlers/timers.js:7 setInterval']);
   });
   it('leaves a module the loader stores in a collection instead of registering it', () => {
     assert.deepEqual(registrations('commands/ping.js'), []);
@@ -54,7 +57,7 @@ describe('loadedListeners', () => {
 describe('ignoringLoader', () => {
   it('skips registrations the allow list names, asked in the loader file', () => {
     const { sourceCode, fn } = firstAsync('events/guild/memberAdd.js');
-    assert.equal(ignoringLoader(sourceCode, fn, [])?.call.loc.start.line, 20);
+    assert.equal(ignoringLoader(sourceCode, fn, [])?.call.loc.start.line, 21);
     assert.equal(ignoringLoader(sourceCode, fn, [{ module: 'discord.js', method: 'on' }]), null);
   });
 });

@@ -65,6 +65,11 @@ const cases = {
       filename: memberAdd,
       errors: [{ messageId: 'loadedListenerIgnored' as const, line: 3, column: 16, data: { loader: '../../main.js', name: 'client.on' } }],
     },
+    {
+      code: `exports.every = 60_000;\n\nexports.run = async () => {\n  await fetch('https://status.internal/refresh', { method: 'POST' });\n};`,
+      filename: fixture('loaders/src/timers/refresh.js'),
+      errors: [{ messageId: 'loadedListenerIgnored' as const, line: 3, column: 15, data: { loader: '../handlers/timers.js', name: 'setInterval' } }],
+    },
   ],
 };
 
