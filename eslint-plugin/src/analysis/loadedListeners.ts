@@ -1,14 +1,14 @@
 import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { packageFilesNaming, pathKind } from '../project';
+import { entryReach, nearestPackage, packageFilesNaming, packageImporters, pathKind } from '../project';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import type { CallbackRegistration } from './callbackSites';
 import { callbackRegistration } from './callbackSites';
 import { resolveReference } from './imports';
 import { exportedNames } from './knownCallers';
-import { ModuleAnswers, moduleSourceCode, sourceFileOf } from './localModules';
+import { lintGeneration, ModuleAnswers, moduleSourceCode, sourceFileOf } from './localModules';
 import type { CallPattern } from './promises';
 import { matchesAllowList } from './promises';
 
@@ -37,8 +37,12 @@ export function loadedListeners(sourceCode: Services, fn: FunctionNode): readonl
   const file = sourceFileOf(sourceCode);
   const names = file === null ? null : exportedNames(sourceCode, fn);
   if (file === null || names === null || names.size === 0) return [];
+  // A module a loader finds by listing its folder is one no running code imports by name; asking
+  // that first keeps the text search for loaders off nearly every file.
+  const importers = packageImporters(file);
+  if (importers === null || importers.some((importer) => entryReach(importer).kind !== 'one-shot')) return [];
   const found: LoadedListener[] = [];
-  for (const loader of new Set([...packageFilesNaming(file, 'readdirSync') ?? [], ...packageFilesNaming(file, 'readdir') ?? []])) {
+  for (const loader of listingFiles(file)) {
     if (loader === file) continue;
     const loaderCode = moduleSourceCode(loader);
     if (!loaderCode) continue;
@@ -56,6 +60,18 @@ export function loadedListeners(sourceCode: Services, fn: FunctionNode): readonl
 /** The first of `loadedListeners` that no allow-listed registration (`allowed`, asked in the loader's file) covers. */
 export function ignoringLoader(sourceCode: Services, fn: FunctionNode, allowed: readonly CallPattern[]): LoadedListener | null {
   return loadedListeners(sourceCode, fn).find((l) => !matchesAllowList(l.sourceCode, l.call, allowed)) ?? null;
+}
+
+const listings = new Map<string, { generation: number; files: readonly string[] }>();
+
+/** The files of `file`'s package that list a folder (`readdirSync`, `readdir`), once per package and lint generation. */
+function listingFiles(file: string): readonly string[] {
+  const key = nearestPackage(file).manifest ?? path.dirname(file);
+  const hit = listings.get(key);
+  if (hit && hit.generation === lintGeneration()) return hit.files;
+  const files = [...new Set([...packageFilesNaming(file, 'readdirSync') ?? [], ...packageFilesNaming(file, 'readdir') ?? []])];
+  listings.set(key, { generation: lintGeneration(), files });
+  return files;
 }
 
 /** A computed `require` over `folder` in a loader, and what it registers of the loaded module. */
