@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { entryReach, nearestPackage, packageFilesNaming, packageImporters, pathKind } from '../project';
+import { entryReach, nearestPackage, packageFilesNaming, packageImporters, pathKind, readText } from '../project';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import type { CallbackRegistration } from './callbackSites';
@@ -35,7 +35,8 @@ export interface LoadedListener {
  */
 export function loadedListeners(sourceCode: Services, fn: FunctionNode): readonly LoadedListener[] {
   const file = sourceFileOf(sourceCode);
-  const names = file === null ? null : exportedNames(sourceCode, fn);
+  // `require` loads CommonJS exports: an ES module's are left alone (and skip the search below).
+  const names = file === null || !readsCommonJsExports(sourceCode) ? null : exportedNames(sourceCode, fn);
   if (file === null || names === null || names.size === 0) return [];
   // A module a loader finds by listing its folder is one no running code imports by name; asking
   // that first keeps the text search for loaders off nearly every file.
@@ -62,6 +63,24 @@ export function ignoringLoader(sourceCode: Services, fn: FunctionNode, allowed: 
   return loadedListeners(sourceCode, fn).find((l) => !matchesAllowList(l.sourceCode, l.call, allowed)) ?? null;
 }
 
+const commonJs = new WeakMap<Services, boolean>();
+
+/** Does the module assign `module.exports` or `exports.x`: `module`/`exports` read without a declaration of its own? */
+function readsCommonJsExports(sourceCode: Services): boolean {
+  const known = commonJs.get(sourceCode);
+  if (known !== undefined) return known;
+  const scope = sourceCode.scopeManager?.globalScope ?? null;
+  // Unresolved, or a global the configuration declares (`sourceType: 'commonjs'`).
+  const reads = (name: string): boolean => scope !== null && (scope.through.some((ref) => ref.identifier.name === name) ||
+    (scope.set.get(name)?.defs.length === 0 && (scope.set.get(name)?.references.length ?? 0) > 0));
+  const result = reads('module') || reads('exports');
+  commonJs.set(sourceCode, result);
+  return result;
+}
+
+/** `require(` with anything but a string literal: the only files worth parsing as loaders. */
+const COMPUTED_REQUIRE = /\brequire\s*\(\s*[^'"\s)]/;
+
 const listings = new Map<string, { generation: number; files: readonly string[] }>();
 
 /** The files of `file`'s package that list a folder (`readdirSync`, `readdir`), once per package and lint generation. */
@@ -69,7 +88,8 @@ function listingFiles(file: string): readonly string[] {
   const key = nearestPackage(file).manifest ?? path.dirname(file);
   const hit = listings.get(key);
   if (hit && hit.generation === lintGeneration()) return hit.files;
-  const files = [...new Set([...packageFilesNaming(file, 'readdirSync') ?? [], ...packageFilesNaming(file, 'readdir') ?? []])];
+  const files = [...new Set([...packageFilesNaming(file, 'readdirSync') ?? [], ...packageFilesNaming(file, 'readdir') ?? []])]
+    .filter((f) => COMPUTED_REQUIRE.test(readText(f) ?? ''));
   listings.set(key, { generation: lintGeneration(), files });
   return files;
 }
