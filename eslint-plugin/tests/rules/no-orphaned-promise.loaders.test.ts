@@ -51,6 +51,8 @@ const cases = {
     { code: `module.exports = async (client) => {\n  await client.user.setPresence({ status: 'idle' });\n};`, filename: stray },
     // Not the export: the loader never sees it.
     { code: `async function forget(guild) {\n  await guild.leave();\n}\nmodule.exports = (client, guild) => void forget(guild).catch(console.error);`, filename: guildDelete },
+    // An ES module's export: loaders are followed through `require` and CommonJS exports only.
+    { code: `export default async (client, guild) => {\n  await guild.leave();\n};`, filename: guildDelete },
     // The user says discord.js listeners are looked after.
     { code: MEMBER_ADD, filename: memberAdd, options: [{ allowedCallbacks: [{ module: 'discord.js', method: 'on' }] }] as Options },
   ],
