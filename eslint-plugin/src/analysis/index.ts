@@ -31,6 +31,7 @@ export * from './knownCallers';
 export * from './onceOnly';
 export * from './knownValues';
 export * from './libraryReleases';
+export * from './loadedListeners';
 export * from './localModules';
 export * from './locks';
 export * from './membershipFilters';

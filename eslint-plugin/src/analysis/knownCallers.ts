@@ -130,6 +130,12 @@ function exportsOf(sourceCode: Services, fn: FunctionNode): Exported | null {
   return { names: found.names, ownCalls };
 }
 
+/** The names `fn` is exported under (`default` for `module.exports = fn`, `run` for `exports.run = fn`); null when it is not exported. */
+export function exportedNames(sourceCode: Services, fn: FunctionNode): ReadonlySet<string> | null {
+  const found = exportedUses(sourceCode, fn);
+  return found && found.names.size > 0 ? found.names : null;
+}
+
 function exportedUses(sourceCode: Services, fn: FunctionNode): { names: Set<string>; ownUses: TSESTree.Identifier[] } | null {
   const names = new Set<string>();
   const parent = fn.parent;

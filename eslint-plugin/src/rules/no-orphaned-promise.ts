@@ -1,9 +1,10 @@
+import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CallPattern, FunctionNode, PromiseArrayOrigin, PromiseOrigin } from '../analysis';
 import {
   asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forEachDropsRejections, forOfRewrite,
-  functionCannotThrow, getAsyncContext, handlerPromiseVerdict, isAwaitedArrayCombined, isDevOnlyModule, isFunctionNode, isPromiseHandled,
+  functionCannotThrow, getAsyncContext, ignoringLoader, handlerPromiseVerdict, isAwaitedArrayCombined, isDevOnlyModule, isFunctionNode, isPromiseHandled,
   isExecutorGuarded, isRejectionGuarded, isVariableRead, mapForOfRewrite, matchesAllowList, mayRegisterHandlers, onlyTestsRun,
   promiseArrayOrigin, promiseCanReject, promiseOrigin, resurfacesRejection, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
 } from '../analysis';
@@ -20,7 +21,7 @@ export type Options = [{
 export { DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS };
 export type MessageId =
   | 'orphanedPromise' | 'unhandledChain' | 'unusedPromise' | 'forEachAsync' | 'asyncCallbackIgnored'
-  | 'frameworkIgnoresPromise' | 'asyncExecutor' | 'orphanedPromiseArray' | 'voidedPromiseArray' | 'awaitedPromiseArray'
+  | 'frameworkIgnoresPromise' | 'loadedListenerIgnored' | 'asyncExecutor' | 'orphanedPromiseArray' | 'voidedPromiseArray' | 'awaitedPromiseArray'
   | 'unusedPromiseArray' | 'addAwait' | 'addVoid' | 'rewriteForOf' | 'addAwaitAll' | 'addVoidAll' | 'wrapInPromiseAll';
 
 const COLLECTORS: ReadonlySet<string> = new Set(['push', 'unshift', 'splice']);
@@ -48,6 +49,8 @@ export default createRule<Options, MessageId>({
         '`{{name}}` ignores the promise this async callback returns: a rejection inside it is unhandled and stops the Node.js process by default. Guard the whole body with `try/catch`.',
       frameworkIgnoresPromise:
         '{{framework}} {{major}} ignores the promise this async {{role}} returns: a rejection never reaches its error handling, the request gets no response, and the rejection is unhandled. Catch errors inside and pass them on (`next(error)` in Express), or guard the whole body with `try/catch`.',
+      loadedListenerIgnored:
+        '`{{loader}}` loads this module from its folder and registers this async function with `{{name}}`, which ignores the promise it returns: a rejection inside it is unhandled and stops the Node.js process by default. Guard the whole body with `try/catch`.',
       asyncExecutor:
         'Async `Promise` executor: an error after its first `await` rejects a promise nobody holds, and the outer promise never settles, so its callers wait forever.',
       orphanedPromiseArray:
@@ -272,6 +275,15 @@ export default createRule<Options, MessageId>({
       return settled;
     };
 
+    /** An exported async function that a loader of its folder registers with an API that drops its promise. */
+    const checkLoaded = (fn: FunctionNode): void => {
+      const listener = fn.async ? ignoringLoader(sourceCode, fn, allowedCallbacks) : null;
+      if (!listener || !callbackRejects(fn) || failureIsSeen(fn)) return;
+      recordEvidence(context, fn, 'loadedListenerIgnored', [evidenceAt(listener.call, `registered with ${listener.registration.name}`, listener.file)]);
+      const loader = path.relative(path.dirname(context.filename), listener.file).split(path.sep).join('/');
+      context.report({ node: fn, messageId: 'loadedListenerIgnored', data: { loader, name: listener.registration.name } });
+    };
+
     const checkForEach = (call: TSESTree.CallExpression): void => {
       const callback = call.arguments[0];
       if (!isFunctionNode(callback)) return;
@@ -296,6 +308,7 @@ export default createRule<Options, MessageId>({
       CallExpression: checkCallback,
       NewExpression: checkCallback,
       AwaitExpression: checkAwait,
+      'ArrowFunctionExpression, FunctionExpression, FunctionDeclaration': checkLoaded,
     };
   },
 });
