@@ -181,7 +181,48 @@ export function patternNames(pattern: TSESTree.Node | null | undefined, into = n
  */
 export function* nodesAtMatches(sourceCode: Readonly<TSESLint.SourceCode>, pattern: RegExp): Generator<TSESTree.Node> {
   for (const match of sourceCode.text.matchAll(pattern)) {
-    const node = sourceCode.getNodeByRangeIndex(match.index) as TSESTree.Node | null;
+    const node = nodeAtIndex(sourceCode.ast, match.index, sourceCode.visitorKeys);
     if (node?.range[0] === match.index) yield node;
   }
+}
+
+/**
+ * The node `SourceCode#getNodeByRangeIndex` answers (the innermost node containing `index`, taking
+ * the first containing child at each level), found by one descent instead of its generic
+ * traverser, which costs a visitor call per sibling on the way down.
+ */
+export function nodeAtIndex(root: TSESTree.Node, index: number, visitorKeys: TSESLint.SourceCode.VisitorKeys): TSESTree.Node | null {
+  if (!containsIndex(root, index)) return null;
+  let node = root;
+  descend: for (;;) {
+    const record = node as unknown as Record<string, unknown>;
+    for (const key of visitorKeys[node.type] ?? fallbackKeys(node)) {
+      const child = record[key];
+      if (Array.isArray(child)) {
+        for (const item of child) {
+          if (isNodeLike(item) && containsIndex(item, index)) {
+            node = item;
+            continue descend;
+          }
+        }
+      } else if (isNodeLike(child) && containsIndex(child, index)) {
+        node = child;
+        continue descend;
+      }
+    }
+    return node;
+  }
+}
+
+function containsIndex(node: TSESTree.Node, index: number): boolean {
+  return node.range[0] <= index && index < node.range[1];
+}
+
+function isNodeLike(value: unknown): value is TSESTree.Node {
+  return value !== null && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string';
+}
+
+/** The keys ESLint's traverser guesses for a node type it has no visitor keys for. */
+function fallbackKeys(node: TSESTree.Node): string[] {
+  return Object.keys(node).filter((key) => key !== 'parent' && key !== 'leadingComments' && key !== 'trailingComments' && !key.startsWith('_'));
 }

@@ -322,8 +322,8 @@ function fileAcquisitions(sourceCode: Services, options: LockAnalysisOptions): F
     if (found) list.push(found);
   }
   const recognized = new Set(list.map((a) => a.acquireCall));
-  for (const call of wrapperCandidates(sourceCode, recognized)) {
-    const found = recognizeWrapper(sourceCode, call);
+  for (const { call, variable } of wrapperCandidates(sourceCode, recognized)) {
+    const found = recognizeWrapper(sourceCode, call, variable);
     if (found) list.push(found);
   }
   list.sort((a, b) => a.acquireCall.range[0] - b.acquireCall.range[0]);
@@ -425,15 +425,18 @@ const WRAPPED_ACQUIRE_TEXT = /\.(?:getConnection|connect)\(/;
  * `const c = await getClient()`: awaited calls bound to a name that are not acquire methods
  * themselves, in a file that releases something (every form of evidence says `release`).
  */
-function wrapperCandidates(sourceCode: Services, taken: ReadonlySet<TSESTree.CallExpression>): TSESTree.CallExpression[] {
+function wrapperCandidates(sourceCode: Services, taken: ReadonlySet<TSESTree.CallExpression>): { call: TSESTree.CallExpression; variable: TSESLint.Scope.Variable }[] {
   // A wrapper that hands its acquire on (`return connection`) names the acquire it wraps.
   if (!sourceCode.text.includes('release') && !WRAPPED_ACQUIRE_TEXT.test(sourceCode.text)) return [];
-  const out: TSESTree.CallExpression[] = [];
+  const out: { call: TSESTree.CallExpression; variable: TSESLint.Scope.Variable }[] = [];
   for (const node of nodesAtMatches(sourceCode, AWAIT_PATTERN)) {
     if (node.type !== AST_NODE_TYPES.AwaitExpression) continue;
     const call = skipTransparent(node.argument);
-    if (call.type !== AST_NODE_TYPES.CallExpression || taken.has(call)) continue;
-    if (boundName(sourceCode, node)) out.push(call);
+    // Only a call awaited as it stands (`await f()`, not `await (f() as T)`) is read as a wrapper.
+    if (call.type !== AST_NODE_TYPES.CallExpression || call.parent !== node || taken.has(call)) continue;
+    // The variable is looked up once here and handed on: the scope walk is most of a candidate's cost.
+    const variable = boundName(sourceCode, node);
+    if (variable) out.push({ call, variable });
   }
   return out;
 }
@@ -457,10 +460,7 @@ function boundName(sourceCode: Services, awaited: TSESTree.Node): TSESLint.Scope
  * function, or `releaseConnection(c)`. Without such a use the result is not evidence: the
  * helper may hand over a client its caller keeps.
  */
-function recognizeWrapper(sourceCode: Services, call: TSESTree.CallExpression): Acquisition | null {
-  const awaited = call.parent?.type === AST_NODE_TYPES.AwaitExpression ? call.parent : null;
-  const variable = awaited ? boundName(sourceCode, awaited) : null;
-  if (!variable) return null;
+function recognizeWrapper(sourceCode: Services, call: TSESTree.CallExpression, variable: TSESLint.Scope.Variable): Acquisition | null {
   let pairing: UsagePairing | null = null;
   let returned = false;
   const passed: { call: TSESTree.CallExpression; index: number }[] = [];

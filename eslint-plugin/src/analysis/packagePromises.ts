@@ -330,10 +330,18 @@ function dependsOnDiscord(sourceCode: Services): boolean {
  * modules, names discord.js (a JSDoc type), or is in a package that depends on discord.js.
  */
 function mayUsePackages(sourceCode: Services): boolean {
+  // Asked for every call of a promise method's name; the text search alone scans the whole file.
+  const hit = packageFiles.get(sourceCode, sourceCode);
+  if (hit !== undefined) return hit;
   const modules = importedModules(sourceCode);
-  return KNOWN_MODULES.some((m) => modules.has(m)) || importsProjectModules(sourceCode) || sourceCode.text.includes('discord.js') ||
+  const found = KNOWN_MODULES.some((m) => modules.has(m)) || importsProjectModules(sourceCode) || sourceCode.text.includes('discord.js') ||
     dependsOnDiscord(sourceCode);
+  packageFiles.set(sourceCode, found);
+  return found;
 }
+
+/** Per file and lint generation, as `discordFiles`: it rests on the manifest and the project's modules. */
+const packageFiles = new ModuleAnswers<object, boolean>();
 
 /** Constructions are looked up only in files that import a package or one of the project's modules. */
 function mayUseConstructions(sourceCode: Services): boolean {
