@@ -2,7 +2,7 @@ import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type {
-  AsyncTwin, BlockingCall, BlockingChain, BlockingOptions, ChainAnalysis, ChainLink, ModuleExportEntry, RoleSubject, ServedBlocking, WaitLoop,
+  AsyncTwin, BlockingChain, BlockingOptions, ChainAnalysis, ModuleExportEntry, WaitLoop,
 } from '../analysis';
 import {
   DEFAULT_RANDOM_BYTES_THRESHOLD,
@@ -15,7 +15,6 @@ import {
   getAsyncContext,
   inFlightWork,
   isOncePerProcess,
-  isCpuHeavy,
   isDevOnly,
   isDevOnlyModule,
   isPlainSync,
@@ -27,11 +26,9 @@ import {
   mayBlockInLocalModules,
   mayBeBlockingName,
   mayRegisterHandlers,
-  moduleSourceCode,
   processRole,
   resolveCalleeFunction,
   roleGlobs,
-  servedBlocking,
   sourceFileOf,
   skipTransparent,
   unsetGuard,
@@ -41,6 +38,7 @@ import { getOptionalParserServices } from '../util/parserServices';
 import { evidenceAt, recordEvidence } from '../util/evidence';
 import { asyncTwinRewrite } from '../util/asyncTwinFix';
 import { calleeText, describeWhere, servedByText, type RunContext } from '../util/blockingReports';
+import { reportedInPlace, servedInPlace } from '../util/servedInPlace';
 import { getSharedSettings, isStrict } from '../util/settings';
 
 export type Options = [
@@ -132,6 +130,7 @@ export default createRule<Options, MessageId>({
       : (chains ??= createChainAnalysis(sourceCode, blocking, typed));
     const filename = context.filename;
     const strict = isStrict(context);
+    const inPlaceSettings = { blocking, checkHelpers, strict };
     const handlersPossible = mayRegisterHandlers(sourceCode, filename);
     // Blocking that lives in one of the project's modules, reached through a helper it exports.
     const blockingReachable = checkHelpers && mayBlockInLocalModules(sourceCode, blocking);
@@ -209,7 +208,7 @@ export default createRule<Options, MessageId>({
       if (!ctx) {
         const outside = mayBeBlockingName(calleeName(call), blocking) ? matchBlockingCall(sourceCode, call, blocking) : null;
         if (outside) blockingOutsideAsync = true;
-        const served = outside ? inPlace(sourceCode, outside, context) : null;
+        const served = outside ? servedInPlace(sourceCode, outside, context, inPlaceSettings) : null;
         if (!outside || !served) return;
         const site = served.site;
         const evidence = site ? [evidenceAt(site.call, 'runs it while serving from here', site.sourceCode === sourceCode ? undefined : sourceFileOf(site.sourceCode) ?? undefined)] : [];
@@ -255,7 +254,7 @@ export default createRule<Options, MessageId>({
       const last = chain.links[chain.links.length - 1];
       if (last?.file === null && reportedInSync.has(last.line)) return;
       // Blocking I/O that a serving caller in another file reaches is reported where it is, in its helper's file: once is enough.
-      if (last && reportedInPlace(last)) return;
+      if (last && reportedInPlace(last, sourceCode, context, inPlaceSettings)) return;
       const evidence = chain.links.flatMap((l) => (l.node ? [evidenceAt(l.node, l.text, l.path)] : []));
       report(call, 'blockingHelper', ctx, { callee, chain: describeChain(chain) }, evidence);
     }
@@ -285,22 +284,6 @@ export default createRule<Options, MessageId>({
     function checkHelperCalls(): void {
       if (!blockingOutsideAsync && !typed && !blockingReachable) return;
       for (const { call, ctx } of helperCalls) checkHelperCall(call, ctx);
-    }
-
-    /** `servedBlocking` as this lint sees it: single metadata calls are quiet unless strict; helpers are followed only with checkHelpers. */
-    function inPlace(sc: Readonly<TSESLint.SourceCode>, found: BlockingCall, subject: RoleSubject): ServedBlocking | null {
-      if (!checkHelpers && !isCpuHeavy(found)) return null;
-      return servedBlocking(sc, found, subject, !strict);
-    }
-
-    function reportedInPlace(link: ChainLink): boolean {
-      if (link.node?.type !== AST_NODE_TYPES.CallExpression) return false;
-      const sc = link.path ? moduleSourceCode(link.path) : sourceCode;
-      if (!sc) return false;
-      const found = matchBlockingCall(sc, link.node, blocking);
-      const subject: RoleSubject = link.path ? { filename: link.path, cwd: context.cwd, settings: context.settings, sourceCode: sc } : context;
-      // CPU-heavy work is reported in its helper whoever calls it, and at the call sites in other files as before.
-      return found !== null && (inPlace(sc, found, subject)?.site ?? null) !== null;
     }
 
     function twinSuggestion(call: TSESTree.CallExpression, twin: AsyncTwin, ctx: RunContext): Suggestion | null {
