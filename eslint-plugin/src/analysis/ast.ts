@@ -6,6 +6,14 @@ export type FunctionNode =
   | TSESTree.FunctionExpression
   | TSESTree.ArrowFunctionExpression;
 
+/** The name a function is declared under, `function f` or `const f = () => …`: a binding whose uses the scope manager lists. */
+export function declaredName(fn: FunctionNode): TSESTree.Identifier | null {
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) return fn.id;
+  const parent = fn.parent;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier && parent.init === fn) return parent.id;
+  return null;
+}
+
 export function isFunctionNode(node: TSESTree.Node | null | undefined): node is FunctionNode {
   return (
     node?.type === AST_NODE_TYPES.FunctionDeclaration ||

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
-import { contains, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { contains, declaredName, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -188,13 +188,6 @@ function isCombinator(call: TSESTree.CallExpression): boolean {
 function isCombinatorArgument(array: TSESTree.ArrayExpression): boolean {
   const parent = array.parent;
   return parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments[0] === array && isCombinator(parent);
-}
-
-function declaredName(fn: FunctionNode): TSESTree.Identifier | null {
-  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) return fn.id;
-  const parent = fn.parent;
-  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier && parent.init === fn) return parent.id;
-  return null;
 }
 
 function argumentOf(fn: FunctionNode): TSESTree.CallExpressionArgument {

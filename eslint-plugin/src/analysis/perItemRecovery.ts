@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
-import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { declaredName, findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -92,11 +92,4 @@ function callersRecover(sourceCode: Services, fn: FunctionNode, caught: boolean,
     if (parent.type !== AST_NODE_TYPES.CallExpression || skipTransparent(parent.callee) !== ref) return false;
     return recoversAround(sourceCode, parent, caught, depth + 1, seen);
   });
-}
-
-function declaredName(fn: FunctionNode): TSESTree.Identifier | null {
-  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) return fn.id;
-  const parent = fn.parent;
-  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier && parent.init === fn) return parent.id;
-  return null;
 }
