@@ -4,7 +4,7 @@ import { findObjectProperty, isFunctionNode, skipTransparent, staticPropertyName
 import { importedModules, refMatches, resolveReference } from './imports';
 import { nearestDependencies } from '../project';
 import { constNumber } from './collections';
-import type { ChunkLoop } from './collections';
+import type { ChunkLoop, FanOut } from './collections';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -17,10 +17,21 @@ export interface TextEdit {
   text: string;
 }
 
-const rewriteLibraries = new WeakMap<object, { pMap: boolean; pLimit: boolean }>();
+export interface BoundingLibraries {
+  pMap: boolean;
+  pLimit: boolean;
+}
+
+/** One suggested rewrite: the library it bounds the calls with, and its edits (not yet merged). */
+export interface BoundingRewrite {
+  library: 'p-map' | 'p-limit';
+  edits: TextEdit[];
+}
+
+const rewriteLibraries = new WeakMap<object, BoundingLibraries>();
 
 /** Which bounding libraries a rewrite may use: declared by the nearest package.json, or already imported. */
-export function boundingLibraries(sourceCode: Readonly<TSESLint.SourceCode>, filename: string): { pMap: boolean; pLimit: boolean } {
+export function boundingLibraries(sourceCode: Readonly<TSESLint.SourceCode>, filename: string): BoundingLibraries {
   const hit = rewriteLibraries.get(sourceCode);
   if (hit) return hit;
   const names = nearestDependencies(filename).names;
@@ -178,6 +189,92 @@ function sliceCounter(loop: TSESTree.ForStatement, source: string, size: string,
   if (update?.type !== AST_NODE_TYPES.AssignmentExpression || update.operator !== '+=') return null;
   if (update.left.type !== AST_NODE_TYPES.Identifier || update.left.name !== name || sourceCode.getText(update.right) !== size) return null;
   return name;
+}
+
+/**
+ * The rewrite that bounds a combinator's fan-out to `concurrency`: `Promise.all(xs.map(fn))`
+ * becomes `pMap(xs, fn, { concurrency })` when p-map is available, otherwise each call of the
+ * mapper (or each pushed value) runs through a `pLimit(concurrency)` limiter. Null when neither fits.
+ */
+export function fanOutRewrite(
+  sourceCode: Services,
+  call: TSESTree.CallExpression,
+  method: string,
+  fanOut: FanOut,
+  libraries: BoundingLibraries,
+  concurrency: string,
+): BoundingRewrite | null {
+  const mapCall = fanOut.mapCall;
+  if (fanOut.shape === 'map' && method === 'all' && libraries.pMap && mapCall && call.arguments[0] === mapCall) {
+    const edits = pMapEdits(sourceCode, call, mapCall, concurrency);
+    if (edits) return { library: 'p-map', edits };
+  }
+  if (!libraries.pLimit || !fanOut.work) return null;
+  const imp = defaultImport(sourceCode, 'p-limit', 'pLimit');
+  if (!imp) return null;
+  const limit = freeName(sourceCode, 'limit');
+  const wrapped = fanOut.shape === 'push'
+    ? limitedValue(sourceCode, fanOut.work, limit)
+    : limitedMapper(sourceCode, fanOut.work, limit, freeName(sourceCode, 'item'));
+  const anchor = statementAnchor(fanOut.shape === 'push' && fanOut.loop ? fanOut.loop : (mapCall ?? call));
+  if (!wrapped || !anchor) return null;
+  const edits = [
+    ...optional(imp.edit),
+    limiterDeclaration(sourceCode, anchor, limit, imp.name, concurrency),
+    { range: fanOut.work.range, text: wrapped },
+  ];
+  return { library: 'p-limit', edits };
+}
+
+/** `Promise.all(xs.map(fn))` → `pMap(xs, fn, { concurrency: n })`, when the mapper moves over unchanged. */
+function pMapEdits(sourceCode: Services, call: TSESTree.CallExpression, mapCall: TSESTree.CallExpression, concurrency: string): TextEdit[] | null {
+  const callee = mapCall.callee;
+  const mapper = mapCall.arguments[0];
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || staticPropertyName(callee) !== 'map' || mapCall.arguments.length !== 1) return null;
+  if (callee.optional || !mapper || !fitsPMap(mapper)) return null;
+  const imp = defaultImport(sourceCode, 'p-map', 'pMap');
+  if (!imp) return null;
+  const text = `${imp.name}(${sourceCode.getText(callee.object)}, ${sourceCode.getText(mapper)}, { concurrency: ${concurrency} })`;
+  return [...optional(imp.edit), { range: call.range, text }];
+}
+
+/**
+ * The rewrite that replaces a loop of awaited slices with one sliding window of `size`: `pMap`
+ * when p-map is available and the combinator is `all`, else a `pLimit(size)` limiter around each
+ * call. Null when the loop is not only the batch (see `soleBatch`) or the chosen library cannot
+ * be imported; p-map being chosen and not importable does not fall back to p-limit.
+ */
+export function sliceRewrite(
+  sourceCode: Services,
+  chunk: ChunkLoop,
+  call: TSESTree.CallExpression,
+  method: string,
+  libraries: BoundingLibraries,
+): BoundingRewrite | null {
+  const batch = soleBatch(sourceCode, chunk, call);
+  if (!batch) return null;
+  const size = sourceCode.getText(chunk.size);
+  if (libraries.pMap && method === 'all' && fitsPMap(batch.mapper)) {
+    const imp = defaultImport(sourceCode, 'p-map', 'pMap');
+    if (!imp) return null;
+    const text = `await ${imp.name}(${batch.source}, ${sourceCode.getText(batch.mapper)}, { concurrency: ${size} });`;
+    return { library: 'p-map', edits: [...optional(imp.edit), { range: chunk.loop.range, text }] };
+  }
+  if (!libraries.pLimit) return null;
+  const imp = defaultImport(sourceCode, 'p-limit', 'pLimit');
+  const limit = freeName(sourceCode, 'limit');
+  const wrapped = limitedMapper(sourceCode, batch.mapper, limit, freeName(sourceCode, 'item'));
+  if (!imp || !wrapped) return null;
+  const edits = [
+    ...optional(imp.edit),
+    limiterDeclaration(sourceCode, chunk.loop, limit, imp.name, size),
+    { range: chunk.loop.range, text: `await Promise.${method}(${batch.source}.map(${wrapped}));` },
+  ];
+  return { library: 'p-limit', edits };
+}
+
+function optional<T>(value: T | null): T[] {
+  return value === null ? [] : [value];
 }
 
 /** Insertions at the same offset become one edit, so ESLint never sees overlapping fixes. */

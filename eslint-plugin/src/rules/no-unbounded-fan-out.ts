@@ -1,10 +1,10 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import type { CollectionContext, FanOut, TextEdit, ValueOrigin } from '../analysis';
+import type { BoundingRewrite, CollectionContext, FanOut, TextEdit, ValueOrigin } from '../analysis';
 import {
-  boundingLibraries, collectionSize, createCollectionTypes, defaultImport, describeDroppedFanOut, describeFanOut, fitsPMap, forEachDropsRejections, freeName,
-  isAwaitedIn, isFunctionNode, isQueuedWork, limitedMapper, limitedValue, limiterDeclaration, mapperWork, mergeEdits,
-  pMapCall, promiseCombinator, settlesWithin, skipTransparent, soleBatch, statementAnchor, staticPropertyName, teardownOf, valueOrigin,
+  boundingLibraries, collectionSize, createCollectionTypes, describeDroppedFanOut, describeFanOut, fanOutRewrite, forEachDropsRejections,
+  isAwaitedIn, isFunctionNode, isQueuedWork, mapperWork, mergeEdits, pMapCall, promiseCombinator, settlesWithin, skipTransparent,
+  sliceRewrite, staticPropertyName, teardownOf, valueOrigin,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -169,29 +169,7 @@ export default createRule<Options, MessageId>({
       const evidence = [evidenceAt(chunk.cut, 'the slice is cut here')];
       if (chunk.handedBy) evidence.push(evidenceAt(chunk.handedBy, 'each slice is handed over here, one after another'));
       recordEvidence(context, call, 'chunkedBatch', evidence);
-      const batch = soleBatch(sourceCode, chunk, call);
-      const suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = [];
-      if (batch) {
-        const d = declared();
-        const combinator = `Promise.${method}`;
-        if (d.pMap && method === 'all' && fitsPMap(batch.mapper)) {
-          const imp = defaultImport(sourceCode, 'p-map', 'pMap');
-          const text = `await ${imp?.name}(${batch.source}, ${sourceCode.getText(batch.mapper)}, { concurrency: ${size} });`;
-          if (imp) suggest.push(suggestion('usePMap', size, [...optional(imp.edit), { range: chunk.loop.range, text }]));
-        } else if (d.pLimit) {
-          const imp = defaultImport(sourceCode, 'p-limit', 'pLimit');
-          const limit = freeName(sourceCode, 'limit');
-          const wrapped = limitedMapper(sourceCode, batch.mapper, limit, freeName(sourceCode, 'item'));
-          if (imp && wrapped) {
-            const edits = [
-              ...optional(imp.edit),
-              limiterDeclaration(sourceCode, chunk.loop, limit, imp.name, size),
-              { range: chunk.loop.range, text: `await ${combinator}(${batch.source}.map(${wrapped}));` },
-            ];
-            suggest.push(suggestion('useLimiter', size, edits));
-          }
-        }
-      }
+      const suggest = suggestions(sliceRewrite(sourceCode, chunk, call, method, declared()), size);
       context.report({
         node: call,
         messageId: 'chunkedBatch',
@@ -204,37 +182,11 @@ export default createRule<Options, MessageId>({
     }
 
     function fanOutSuggestions(call: TSESTree.CallExpression, method: string, fanOut: FanOut): TSESLint.SuggestionReportDescriptor<MessageId>[] {
-      const d = declared();
-      const mapCall = fanOut.mapCall;
-      if (fanOut.shape === 'map' && method === 'all' && d.pMap && mapCall && call.arguments[0] === mapCall) {
-        const edits = pMapEdits(call, mapCall);
-        if (edits) return [suggestion('usePMap', concurrency, edits)];
-      }
-      if (!d.pLimit || !fanOut.work) return [];
-      const imp = defaultImport(sourceCode, 'p-limit', 'pLimit');
-      if (!imp) return [];
-      const limit = freeName(sourceCode, 'limit');
-      const wrapped = fanOut.shape === 'push'
-        ? limitedValue(sourceCode, fanOut.work, limit)
-        : limitedMapper(sourceCode, fanOut.work, limit, freeName(sourceCode, 'item'));
-      const anchor = statementAnchor(fanOut.shape === 'push' && fanOut.loop ? fanOut.loop : (mapCall ?? call));
-      if (!wrapped || !anchor) return [];
-      return [suggestion('useLimiter', concurrency, [
-        ...optional(imp.edit),
-        limiterDeclaration(sourceCode, anchor, limit, imp.name, concurrency),
-        { range: fanOut.work.range, text: wrapped },
-      ])];
+      return suggestions(fanOutRewrite(sourceCode, call, method, fanOut, declared(), concurrency), concurrency);
     }
 
-    function pMapEdits(call: TSESTree.CallExpression, mapCall: TSESTree.CallExpression): TextEdit[] | null {
-      const callee = mapCall.callee;
-      const mapper = mapCall.arguments[0];
-      if (callee.type !== AST_NODE_TYPES.MemberExpression || staticPropertyName(callee) !== 'map' || mapCall.arguments.length !== 1) return null;
-      if (callee.optional || !mapper || !fitsPMap(mapper)) return null;
-      const imp = defaultImport(sourceCode, 'p-map', 'pMap');
-      if (!imp) return null;
-      const text = `${imp.name}(${sourceCode.getText(callee.object)}, ${sourceCode.getText(mapper)}, { concurrency: ${concurrency} })`;
-      return [...optional(imp.edit), { range: call.range, text }];
+    function suggestions(rewrite: BoundingRewrite | null, n: string): TSESLint.SuggestionReportDescriptor<MessageId>[] {
+      return rewrite ? [suggestion(rewrite.library === 'p-map' ? 'usePMap' : 'useLimiter', n, rewrite.edits)] : [];
     }
 
     function suggestion(messageId: 'usePMap' | 'useLimiter' | 'addConcurrency', n: string, edits: TextEdit[]): TSESLint.SuggestionReportDescriptor<MessageId> {
@@ -300,7 +252,3 @@ export default createRule<Options, MessageId>({
     };
   },
 });
-
-function optional<T>(value: T | null): T[] {
-  return value === null ? [] : [value];
-}
