@@ -10,7 +10,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
-import { findVariable, isFunctionNode, returnedValues, skipTransparent, staticPropertyName, walk } from './ast';
+import { constInit, findVariable, isFunctionNode, returnedValues, skipTransparent, staticPropertyName, walk } from './ast';
 import { resolveCalleeFunction, resolveImportedFunction } from './callGraph';
 import { resolveReference } from './imports';
 import { ModuleAnswers, isProjectSpecifier, localExport } from './localModules';
@@ -75,10 +75,9 @@ function propertyValue(sourceCode: Services, node: TSESTree.Node, name: string |
   if (name === null) return null;
   let expr = skipTransparent(node);
   if (expr.type === AST_NODE_TYPES.Identifier) {
-    const variable = findVariable(sourceCode, expr);
-    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-    if (def?.type !== 'Variable' || def.node.id !== def.name || def.parent.kind !== 'const' || !def.node.init) return null;
-    expr = skipTransparent(def.node.init);
+    const init = constInit(sourceCode, expr);
+    if (!init) return null;
+    expr = skipTransparent(init);
   }
   if (expr.type !== AST_NODE_TYPES.ObjectExpression) return null;
   for (const prop of expr.properties) {

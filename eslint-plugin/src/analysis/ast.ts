@@ -85,6 +85,17 @@ export function findVariable(
   return null;
 }
 
+/**
+ * The initializer of the variable `id` names, when that variable is one `const` declarator binding
+ * exactly this name (`const x = …`, not `const { x } = …`, `let` or a parameter); null otherwise.
+ */
+export function constInit(sourceCode: Readonly<TSESLint.SourceCode>, id: TSESTree.Identifier): TSESTree.Expression | null {
+  const variable = findVariable(sourceCode, id);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'Variable' || def.node.id !== def.name || def.parent.kind !== 'const') return null;
+  return def.node.init ?? null;
+}
+
 /** The values a function returns: its expression body, or the arguments of its own `return`s (not those of nested functions). */
 export function returnedValues(fn: FunctionNode, visitorKeys: TSESLint.SourceCode.VisitorKeys): TSESTree.Node[] {
   if (fn.body === null || fn.body === undefined) return [];

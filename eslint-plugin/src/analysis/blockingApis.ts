@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { ModuleRef } from './imports';
-import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { constInit, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { normalizeModule, refMatches, resolveReference } from './imports';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -374,13 +374,6 @@ const TYPED_ARRAY_BYTES: Readonly<Record<string, number>> = {
   Uint8Array: 1, Int8Array: 1, Uint8ClampedArray: 1, Uint16Array: 2, Int16Array: 2, Uint32Array: 4,
   Int32Array: 4, Float32Array: 4, Float64Array: 8, BigInt64Array: 8, BigUint64Array: 8,
 };
-
-function constInit(sourceCode: Services, id: TSESTree.Identifier): TSESTree.Expression | null {
-  const variable = findVariable(sourceCode, id);
-  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-  if (def?.type !== 'Variable' || def.node.parent.kind !== 'const' || def.node.id !== def.name) return null;
-  return def.node.init ?? null;
-}
 
 export type WaitLoop = TSESTree.WhileStatement | TSESTree.DoWhileStatement | TSESTree.ForStatement;
 

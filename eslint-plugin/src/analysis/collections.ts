@@ -3,7 +3,7 @@ import type { ParserServicesWithTypeInformation, TSESLint, TSESTree } from '@typ
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { ModuleExport } from '../util/settings';
 import type { FunctionNode } from './ast';
-import { contains, findObjectProperty, findVariable, isFunctionNode, patternNames, skipTransparent, staticPropertyName, walk } from './ast';
+import { constInit, contains, findObjectProperty, findVariable, isFunctionNode, patternNames, skipTransparent, staticPropertyName, walk } from './ast';
 import type { ImportedFunction } from './callGraph';
 import { getCallGraph, resolveImportedFunction } from './callGraph';
 import { getConstruction, thisClass } from './construction';
@@ -1160,10 +1160,8 @@ export function constNumber(sourceCode: Services, node: TSESTree.Node, depth = 0
   }
   if (expr.type !== AST_NODE_TYPES.Identifier || depth > 3) return null;
   if (expr.name === 'Infinity' && isGlobalName(sourceCode, expr)) return Infinity;
-  const variable = findVariable(sourceCode, expr);
-  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-  if (def?.type !== 'Variable' || def.node.id !== def.name || def.node.parent.kind !== 'const' || !def.node.init) return null;
-  return constNumber(sourceCode, def.node.init, depth + 1);
+  const init = constInit(sourceCode, expr);
+  return init ? constNumber(sourceCode, init, depth + 1) : null;
 }
 
 

@@ -5,7 +5,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { findVariable, skipTransparent, staticPropertyName, walk } from './ast';
+import { constInit, findVariable, skipTransparent, staticPropertyName, walk } from './ast';
 import { thisClass } from './construction';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -50,10 +50,8 @@ export function collectionCallResult(sourceCode: Services, call: TSESTree.CallEx
 function collectionKind(sourceCode: Services, node: TSESTree.Node): CollectionKind | null {
   const expr = skipTransparent(node);
   if (expr.type === AST_NODE_TYPES.Identifier) {
-    const variable = findVariable(sourceCode, expr);
-    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-    if (def?.type !== 'Variable' || def.parent.kind !== 'const' || def.node.id !== def.name || !def.node.init) return null;
-    return constructedCollection(sourceCode, def.node.init);
+    const init = constInit(sourceCode, expr);
+    return init ? constructedCollection(sourceCode, init) : null;
   }
   if (expr.type !== AST_NODE_TYPES.MemberExpression || expr.object.type !== AST_NODE_TYPES.ThisExpression) return null;
   const name = staticPropertyName(expr);

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
-import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { constInit, findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
 import type { ModuleRef } from './imports';
 import { importedModules, resolveReference } from './imports';
 import { ModuleAnswers, isProjectSpecifier, localExport, sourceFileOf } from './localModules';
@@ -60,7 +60,8 @@ function computeImported(sourceCode: Services, expr: TSESTree.Identifier | TSEST
   // `const mailer = new Mailer()` with `Mailer` imported: the method lives in Mailer's module.
   if (expr.type !== AST_NODE_TYPES.MemberExpression) return null;
   const method = staticPropertyName(expr);
-  const init = expr.object.type === AST_NODE_TYPES.Identifier ? constInit(sourceCode, expr.object) : null;
+  const value = expr.object.type === AST_NODE_TYPES.Identifier ? constInit(sourceCode, expr.object) : null;
+  const init = value ? skipTransparent(value) : null;
   if (method === null || init?.type !== AST_NODE_TYPES.NewExpression) return null;
   const classRef = resolveReference(sourceCode, init.callee);
   if (!classRef || !isProjectSpecifier(sourceCode, classRef.module)) return null;
@@ -151,13 +152,6 @@ function valueShape(sourceCode: Services, node: TSESTree.Node, hops: number): Sh
   const found = localExport(sourceCode, ref);
   if (!found || found.rest.length > 0) return null;
   return valueShape(found.value.sourceCode, found.value.node, hops + 1);
-}
-
-function constInit(sourceCode: Services, id: TSESTree.Identifier): TSESTree.Node | null {
-  const variable = findVariable(sourceCode, id);
-  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-  if (def?.type !== 'Variable' || def.node.id !== def.name || def.parent.kind !== 'const' || !def.node.init) return null;
-  return skipTransparent(def.node.init);
 }
 
 /** A method or function-valued property of an object literal or class (one level, no inheritance). */

@@ -164,7 +164,7 @@ function packageObject(sourceCode: Services, node: TSESTree.Node, depth: number)
   if (expr.type === AST_NODE_TYPES.Identifier) {
     const fromParameter = parameterObject(sourceCode, expr, depth);
     if (fromParameter !== undefined) return fromParameter;
-    const init = constInit(sourceCode, expr);
+    const init = unchangedInit(sourceCode, expr);
     const followed = init ? packageObject(sourceCode, init, depth + 1) : null;
     if (followed) return followed;
   }
@@ -305,7 +305,8 @@ function documentsDiscordParameter(sourceCode: Services, fn: FunctionNode, name:
   return pattern.test(comment.value);
 }
 
-function constInit(sourceCode: Services, id: TSESTree.Identifier): TSESTree.Node | null {
+/** The initializer of a variable never assigned again (`const`, or a `let` written only where declared). */
+function unchangedInit(sourceCode: Services, id: TSESTree.Identifier): TSESTree.Node | null {
   const variable = findVariable(sourceCode, id);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   if (def?.type !== 'Variable' || def.node.id !== def.name || !def.node.init) return null;

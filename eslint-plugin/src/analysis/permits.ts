@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { ModuleExport } from '../util/settings';
-import { findObjectProperty, findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { constInit, findObjectProperty, findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
 import type { ConstructionKind } from './catalog';
 import type { Construction } from './construction';
 import { getConstruction } from './construction';
@@ -244,7 +244,7 @@ function numberValue(sourceCode: Services, node: TSESTree.Node, depth = 0): numb
     if (expr.name === 'Infinity') return Infinity;
     if (depth > 3) return null;
     // A const with a literal initializer; anything computed is unknown.
-    const init = findConstInit(sourceCode, expr);
+    const init = constInit(sourceCode, expr);
     return init ? numberValue(sourceCode, init, depth + 1) : null;
   }
   if (
@@ -256,13 +256,6 @@ function numberValue(sourceCode: Services, node: TSESTree.Node, depth = 0): numb
     return Infinity;
   }
   return null;
-}
-
-function findConstInit(sourceCode: Services, id: TSESTree.Identifier): TSESTree.Node | null {
-  const variable = findVariable(sourceCode, id);
-  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-  if (def?.type !== 'Variable' || def.node.id !== def.name || def.node.parent.kind !== 'const') return null;
-  return def.node.init;
 }
 
 function optionValue(sourceCode: Services, node: TSESTree.Node, name: string): number | null {

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { constInit } from '../../src/analysis';
+import { parse } from './parse';
+
+/** The source text of the initializer `constInit` finds for the last `x` read in `code`, or null. */
+function initOfX(code: string): string | null {
+  const parsed = parse(code);
+  const read = parsed.all(AST_NODE_TYPES.Identifier).filter((id) => id.name === 'x').at(-1);
+  assert.ok(read, 'no x in the code');
+  const init = constInit(parsed.sourceCode, read);
+  return init ? parsed.sourceCode.getText(init) : null;
+}
+
+describe('constInit', () => {
+  it('follows a const declarator to its initializer, casts kept', () => {
+    assert.equal(initOfX('const x = new Map() as Map<string, number>;\nuse(x);'), 'new Map() as Map<string, number>');
+  });
+
+  it('finds the const of an outer scope', () => {
+    assert.equal(initOfX('const x = 8;\nfunction f() {\n  return () => x;\n}'), '8');
+  });
+
+  it('answers null for a let or var, which may be assigned again', () => {
+    assert.equal(initOfX('let x = 8;\nuse(x);'), null);
+    assert.equal(initOfX('var x = 8;\nuse(x);'), null);
+  });
+
+  it('answers null for a destructured binding, a parameter, an import and an unknown name', () => {
+    assert.equal(initOfX('const { x } = options;\nuse(x);'), null);
+    assert.equal(initOfX('const [x] = list;\nuse(x);'), null);
+    assert.equal(initOfX('function f(x = 8) {\n  return x;\n}'), null);
+    assert.equal(initOfX("import { x } from './x';\nuse(x);"), null);
+    assert.equal(initOfX('use(x);'), null);
+  });
+
+  it('answers null for a declared const, which has no initializer', () => {
+    assert.equal(initOfX('declare const x: number;\nuse(x);'), null);
+  });
+
+  it('answers null when an inner binding shadows the const', () => {
+    assert.equal(initOfX('const x = 8;\nfunction f(x: number) {\n  return x;\n}'), null);
+  });
+});
