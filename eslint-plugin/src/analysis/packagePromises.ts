@@ -257,8 +257,9 @@ function parameterObject(sourceCode: Services, id: TSESTree.Identifier, depth: n
 
 /**
  * `exports.run = async (message) => …`, `module.exports = { async execute(interaction) {…} }`,
- * `export async function execute(interaction)`, a method of `module.exports = class extends
- * Command {…}`: a function the module exports for a loader or framework to call.
+ * `export async function execute(interaction)`, `export const run = async (message) => …`, a
+ * method of `module.exports = class extends Command {…}`: a function the module exports for a
+ * loader or framework to call.
  */
 function isExportedHandler(fn: FunctionNode): boolean {
   let node: TSESTree.Node = fn;
@@ -273,6 +274,9 @@ function isExportedHandler(fn: FunctionNode): boolean {
   }
   const parent = node.parent;
   if (parent?.type === AST_NODE_TYPES.ExportNamedDeclaration || parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === node) {
+    return parent.parent.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration;
+  }
   if (parent?.type !== AST_NODE_TYPES.AssignmentExpression || parent.right !== node) return false;
   return isModuleExports(parent.left);
 }

@@ -59,6 +59,17 @@ function helper(message) { message.reply('hi'); }`;
     assert.deepEqual(modules(elsewhere, 'message.reply'), [null]);
   });
 
+  it('knows the message of a handler an ES module exports as a const, not of one it only declares or returns', () => {
+    const code = `import { Events } from 'discord.js';
+export const name = Events.MessageCreate;
+export const execute = async (message) => { message.reply('hi'); };
+export const command = { async run(interaction) { interaction.reply('hi'); } };
+const local = async (message) => { message.reply('local'); };
+export const later = () => async (message) => { message.reply('nested'); };`;
+    assert.deepEqual(modules(code, 'message.reply'), ['discord.js', null, null]);
+    assert.deepEqual(modules(code, 'interaction.reply'), ['discord.js']);
+  });
+
   it('knows the interaction of a method of an exported command class', () => {
     const code = `const { Command } = require('./framework');
 const { MessageFlags } = require('discord.js');

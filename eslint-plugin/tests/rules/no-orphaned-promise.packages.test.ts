@@ -23,6 +23,12 @@ module.exports = {
     interaction.reply('hi');
   },
 };`;
+// The same handler exported by an ES module as a const.
+const COMMAND_CONST = `import { Events } from 'discord.js';
+export const name = Events.MessageCreate;
+export const execute = async (message) => {
+  message.reply('hi');
+};`;
 const MONGO = `const { MongoClient } = require('mongodb');
 const client = new MongoClient(process.env.MONGO);
 exports.track = async (invites) => {
@@ -87,6 +93,7 @@ createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (pack
     // The same method names on objects nothing ties to discord.js: a local helper's parameter, a user's own client property.
     "function answer(message) { message.reply('hi'); }\nanswer({ reply() {} });",
     "exports.run = async (message) => { message.reply('hi'); };",
+    COMMAND_CONST.replace('export const execute', 'const execute'),
     LISTENER.replace("message.channel.send('pong')", "client.commands.delete('ping')"),
     // A class nobody exports: nothing says who calls `run`, or with what.
     COMMAND_CLASS.replace('module.exports = class extends Command', 'class Draft'),
@@ -101,6 +108,7 @@ createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (pack
     dropped(WEBHOOK, 4, 3, 'hook.send(text);'),
     dropped(LISTENER, 4, 36, "message.channel.send('pong')"),
     dropped(COMMAND, 5, 5, "interaction.reply('hi')", true),
+    dropped(COMMAND_CONST, 4, 3, "message.reply('hi')", true),
     dropped(MONGO, 5, 3, "client.db('bot')", true),
     dropped(MAPPED, 5, 5, 'users.updateOne'),
     dropped(QUEUED, 5, 5, 'queue.add('),
