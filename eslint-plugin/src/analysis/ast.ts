@@ -96,6 +96,12 @@ export function constInit(sourceCode: Readonly<TSESLint.SourceCode>, id: TSESTre
   return def.node.init ?? null;
 }
 
+/** The operands `a && b && c` needs all truthy; any other expression is its own single operand. */
+export function conjuncts(node: TSESTree.Node): TSESTree.Node[] {
+  if (node.type === AST_NODE_TYPES.LogicalExpression && node.operator === '&&') return [...conjuncts(node.left), ...conjuncts(node.right)];
+  return [node];
+}
+
 /** The values a function returns: its expression body, or the arguments of its own `return`s (not those of nested functions). */
 export function returnedValues(fn: FunctionNode, visitorKeys: TSESLint.SourceCode.VisitorKeys): TSESTree.Node[] {
   if (fn.body === null || fn.body === undefined) return [];

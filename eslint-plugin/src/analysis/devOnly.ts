@@ -1,6 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { findVariable, skipTransparent, staticPropertyName } from './ast';
+import { conjuncts, findVariable, skipTransparent, staticPropertyName } from './ast';
 import { resolveReference } from './imports';
 import { localExport } from './localModules';
 
@@ -31,11 +31,6 @@ export function isDevOnly(sourceCode: Services, node: TSESTree.Node): boolean {
     }
   }
   return false;
-}
-
-function conjuncts(node: TSESTree.Node): TSESTree.Node[] {
-  if (node.type === AST_NODE_TYPES.LogicalExpression && node.operator === '&&') return [...conjuncts(node.left), ...conjuncts(node.right)];
-  return [node];
 }
 
 function envOf(sourceCode: Services, node: TSESTree.Node, hops: number): Env | null {

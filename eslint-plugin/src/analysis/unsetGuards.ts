@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
-import { contains, enclosingFunction, findVariable } from './ast';
+import { conjuncts, contains, enclosingFunction, findVariable } from './ast';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -84,10 +84,4 @@ function guarded(sourceCode: Services, node: TSESTree.Node, helper: FunctionNode
     }
   }
   return false;
-}
-
-/** The operands `a && b && c` needs all truthy; any other expression is its own single operand. */
-function conjuncts(node: TSESTree.Node): TSESTree.Node[] {
-  if (node.type === AST_NODE_TYPES.LogicalExpression && node.operator === '&&') return [...conjuncts(node.left), ...conjuncts(node.right)];
-  return [node];
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { constInit } from '../../src/analysis';
+import { conjuncts, constInit } from '../../src/analysis';
 import { parse } from './parse';
 
 /** The source text of the initializer `constInit` finds for the last `x` read in `code`, or null. */
@@ -41,5 +41,24 @@ describe('constInit', () => {
 
   it('answers null when an inner binding shadows the const', () => {
     assert.equal(initOfX('const x = 8;\nfunction f(x: number) {\n  return x;\n}'), null);
+  });
+});
+
+describe('conjuncts', () => {
+  const operands = (code: string): string[] => {
+    const parsed = parse(code);
+    const statement = parsed.ast.body[0];
+    assert.ok(statement?.type === AST_NODE_TYPES.ExpressionStatement);
+    return conjuncts(statement.expression).map((n) => parsed.sourceCode.getText(n));
+  };
+
+  it('splits a chain of && at every level, in source order', () => {
+    assert.deepEqual(operands('a && (b && c) && d;'), ['a', 'b', 'c', 'd']);
+  });
+
+  it('keeps || and ?? operands whole, and a lone expression as its only operand', () => {
+    assert.deepEqual(operands('a && (b || c);'), ['a', 'b || c']);
+    assert.deepEqual(operands('(a && b) ?? c;'), ['(a && b) ?? c']);
+    assert.deepEqual(operands('ready;'), ['ready']);
   });
 });
