@@ -262,6 +262,8 @@ function valueCanReject(sourceCode: Services, value: TSESTree.Node, how: 'awaite
   const expr = skipTransparent(value);
   if (importsProjectFile(sourceCode, expr)) return false;
   const origin = syntacticOrigin(sourceCode, expr, 0);
+  // `await Promise.all(plugins)` over promises that cannot reject at run time.
+  if (origin?.kind === 'combinator') return !rootCannotReject(sourceCode, expr, true);
   if (origin) return promiseCanReject(sourceCode, expr, origin, true);
   // Unknown code that only wraps a callback which catches its own errors (a tracing span).
   return how === 'awaited' && expr.type !== AST_NODE_TYPES.Literal && !wrapsGuardedCallback(expr, (fn) => callbackSettlesAtRunTime(sourceCode, fn));
