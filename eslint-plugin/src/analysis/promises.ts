@@ -10,6 +10,7 @@ import { normalizeModule, resolveReference } from './imports';
 import type { CheckerServices } from './typeQueries';
 import { askChecker, typeAt } from './typeQueries';
 import { wrapsGuardedCallback } from './guardedCallbacks';
+import { branchesRuledOutAt } from './callSiteBranches';
 import { importsProjectFile } from './dynamicImports';
 import { importedFunction, importsProjectModules } from './moduleFunctions';
 import { packagePromiseCall } from './packagePromises';
@@ -198,7 +199,7 @@ export function promiseCanReject(sourceCode: Services, node: TSESTree.Node, orig
     }
     case 'local':
       if (!origin.declaredAsync || !isFunctionNode(origin.declaration)) return true;
-      return !isRejectionGuarded(origin.declaration) && (!atRunTime || asyncBodyRejection(sourceCode, origin.declaration) !== null);
+      return !isRejectionGuarded(origin.declaration) && (!atRunTime || rejectsAtCall(sourceCode, node, origin.declaration));
     case 'imported':
       return atRunTime ? origin.rejectsAtRunTime : origin.canReject;
     case 'package':
@@ -208,6 +209,16 @@ export function promiseCanReject(sourceCode: Services, node: TSESTree.Node, orig
     default:
       return true;
   }
+}
+
+/**
+ * Can this call of a same-file async function reject at run time? As `asyncBodyRejection` asks,
+ * without the branches the call site's own condition rules out (`branchesRuledOutAt`).
+ */
+function rejectsAtCall(sourceCode: Services, call: TSESTree.Node, fn: FunctionNode): boolean {
+  if (asyncBodyRejection(sourceCode, fn) === null) return false;
+  const ruledOut = branchesRuledOutAt(sourceCode, call, fn);
+  return ruledOut === null || unguardedRejection(fn, sourceCode, (value, how) => valueCanReject(sourceCode, value, how), ruledOut) !== null;
 }
 
 /**
