@@ -17,13 +17,16 @@ interface PathFact {
  * `if (typeof this.subscriber.connect === 'function') { await … }`: the branch the call site's
  * condition rules out cannot run for this call. Returns the callee's top-level `if` branches that
  * cannot run (a set of statements), or null when the call tells nothing. Only for a method called
- * on `this` as the first statement under an `if` on a `this.…` path, and only for the callee's
- * branches that come before anything that could change that path: early returns on plain
- * conditions and declarations that cannot throw, no call, no `await`.
+ * on `this` as the first statement under an `if` on a `this.…` path, to a callee whose parameters
+ * have no defaults, and only for the callee's branches that come before anything that could
+ * change that path: early returns on plain conditions and declarations that cannot throw, no
+ * call, no `await`.
  */
 export function branchesRuledOutAt(sourceCode: Services, call: TSESTree.Node, fn: FunctionNode): ReadonlySet<TSESTree.Node> | null {
   const expr = skipTransparent(call);
   if (expr.type !== AST_NODE_TYPES.CallExpression || fn.body?.type !== AST_NODE_TYPES.BlockStatement) return null;
+  // A parameter's default runs before the body and may call anything.
+  if (!fn.params.every((param) => param.type === AST_NODE_TYPES.Identifier)) return null;
   const callee = skipTransparent(expr.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.object.type !== AST_NODE_TYPES.ThisExpression) return null;
   const fact = callSiteFact(expr);

@@ -48,6 +48,8 @@ describe('branches a call site rules out', () => {
     // Something runs first on either side: a call before it at the site, an await before the branch in the callee.
     assert.equal(ruledOut(server('if (!this.subscriber.connect) { this.reset(); this.connect(); }')), null);
     assert.equal(ruledOut(server('if (!this.subscriber.connect) { this.connect(); }', CONNECT.replace('if (this.subscriber.isOpen) return;', 'await this.prepare();'))), null);
+    // A parameter default runs first and may call anything.
+    assert.equal(ruledOut(server('if (!this.subscriber.connect) { this.connect(); }', CONNECT.replace('connect()', 'connect(options = this.reset())'))), null);
     // Not a call on `this`, or not under an `if` at all.
     assert.equal(ruledOut(server('this.connect();')), null);
   });
