@@ -5,6 +5,7 @@ export * from './blockingChains';
 export * from './blockingReach';
 export * from './callGraph';
 export * from './callbackSites';
+export * from './callSiteBranches';
 export * from './catalog';
 export * from './chatCollections';
 export * from './collections';

@@ -10,6 +10,7 @@ import { normalizeModule, resolveReference } from './imports';
 import type { CheckerServices } from './typeQueries';
 import { askChecker, typeAt } from './typeQueries';
 import { wrapsGuardedCallback } from './guardedCallbacks';
+import { branchesRuledOutAt } from './callSiteBranches';
 import { importsProjectFile } from './dynamicImports';
 import { importedFunction, importsProjectModules } from './moduleFunctions';
 import { packagePromiseCall } from './packagePromises';
@@ -198,7 +199,7 @@ export function promiseCanReject(sourceCode: Services, node: TSESTree.Node, orig
     }
     case 'local':
       if (!origin.declaredAsync || !isFunctionNode(origin.declaration)) return true;
-      return !isRejectionGuarded(origin.declaration) && (!atRunTime || asyncBodyRejection(sourceCode, origin.declaration) !== null);
+      return !isRejectionGuarded(origin.declaration) && (!atRunTime || rejectsAtCall(sourceCode, node, origin.declaration));
     case 'imported':
       return atRunTime ? origin.rejectsAtRunTime : origin.canReject;
     case 'package':
@@ -208,6 +209,16 @@ export function promiseCanReject(sourceCode: Services, node: TSESTree.Node, orig
     default:
       return true;
   }
+}
+
+/**
+ * Can this call of a same-file async function reject at run time? As `asyncBodyRejection` asks,
+ * without the branches the call site's own condition rules out (`branchesRuledOutAt`).
+ */
+function rejectsAtCall(sourceCode: Services, call: TSESTree.Node, fn: FunctionNode): boolean {
+  if (asyncBodyRejection(sourceCode, fn) === null) return false;
+  const ruledOut = branchesRuledOutAt(sourceCode, call, fn);
+  return ruledOut === null || unguardedRejection(fn, sourceCode, (value, how) => valueCanReject(sourceCode, value, how), ruledOut) !== null;
 }
 
 /**
@@ -262,6 +273,8 @@ function valueCanReject(sourceCode: Services, value: TSESTree.Node, how: 'awaite
   const expr = skipTransparent(value);
   if (importsProjectFile(sourceCode, expr)) return false;
   const origin = syntacticOrigin(sourceCode, expr, 0);
+  // `await Promise.all(plugins)` over promises that cannot reject at run time.
+  if (origin?.kind === 'combinator') return !rootCannotReject(sourceCode, expr, true);
   if (origin) return promiseCanReject(sourceCode, expr, origin, true);
   // Unknown code that only wraps a callback which catches its own errors (a tracing span).
   return how === 'awaited' && expr.type !== AST_NODE_TYPES.Literal && !wrapsGuardedCallback(expr, (fn) => callbackSettlesAtRunTime(sourceCode, fn));

@@ -91,17 +91,19 @@ function isConsoleCall(expr: TSESTree.Node, sourceCode: Services): boolean {
  * promise that can reject, outside any `try` whose `catch` keeps the error. Synchronous calls that
  * might throw all the same (a header set on a response, an assertion, a property read) are not
  * counted: `isRejectionGuarded` is the answer that counts them. Null when there is no such place.
+ * Statements in `ruledOut` are branches that cannot run (see `branchesRuledOutAt`).
  */
 export function unguardedRejection(
   fn: FunctionNode,
   sourceCode: Services,
   canReject: (value: TSESTree.Node, how: 'awaited' | 'returned') => boolean,
+  ruledOut?: ReadonlySet<TSESTree.Node>,
 ): TSESTree.Node | null {
   if (fn.generator || !fn.body) return null;
   if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return canReject(fn.body, 'returned') ? fn.body : null;
   let found: TSESTree.Node | null = null;
   const visit = (node: TSESTree.Node, guarded: boolean): void => {
-    if (found || (node !== fn.body && isFunctionNode(node))) return;
+    if (found || (node !== fn.body && isFunctionNode(node)) || ruledOut?.has(node)) return;
     if (node.type === AST_NODE_TYPES.TryStatement) {
       const keeps = node.handler !== null && !throwsDirectly(node.handler.body);
       visit(node.block, guarded || keeps);

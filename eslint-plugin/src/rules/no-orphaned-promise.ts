@@ -4,13 +4,13 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CallPattern, FunctionNode, PromiseArrayOrigin, PromiseOrigin } from '../analysis';
 import {
   asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forEachDropsRejections, forOfRewrite,
-  functionCannotThrow, getAsyncContext, ignoringLoader, handlerPromiseVerdict, isAwaitedArrayCombined, isDevOnlyModule, isFunctionNode, isPromiseHandled,
-  isExecutorGuarded, isRejectionGuarded, isVariableRead, mapForOfRewrite, matchesAllowList, mayRegisterHandlers, onlyTestsRun,
+  functionCannotThrow, ignoringLoader, handlerPromiseVerdict, isAwaitedArrayCombined, isDevOnlyModule, isFunctionNode, isPromiseHandled,
+  isExecutorGuarded, isRejectionGuarded, isVariableRead, matchesAllowList, mayRegisterHandlers, onlyTestsRun,
   promiseArrayOrigin, promiseCanReject, promiseOrigin, resurfacesRejection, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { evidenceAt, recordEvidence } from '../util/evidence';
-import { argumentText, arrayEvidence, describeArray, describeOrigin, detachSuggestions, originEvidence, typeOracle } from '../util/promiseReports';
+import { arrayEvidence, awaitedArraySuggestions, describeArray, describeOrigin, detachSuggestions, droppedArraySuggestions, originEvidence, typeOracle } from '../util/promiseReports';
 import { isStrict } from '../util/settings';
 
 export type Options = [{
@@ -136,39 +136,17 @@ export default createRule<Options, MessageId>({
       const origin = arrayOrigin(array);
       if (!origin) return false;
       if (failureIsSeen(node)) return true;
-      const all = `Promise.all(${argumentText(sourceCode, array)})`;
-      const suggest: TSESLint.SuggestionReportDescriptor<MessageId>[] = [];
-      if (getAsyncContext(node)?.via.length === 0) {
-        suggest.push({ messageId: 'addAwaitAll', fix: (fixer) => fixer.replaceText(node, `await ${all}`) });
-      }
-      suggest.push(...forOfSuggestion(origin));
-      if (allowVoid) suggest.push({ messageId: 'addVoidAll', fix: (fixer) => fixer.replaceText(node, `void ${all}`) });
       recordEvidence(context, node, messageId, arrayEvidence(origin));
-      context.report({ node, messageId, data: { array: describeArray(sourceCode, array, origin) }, suggest });
+      context.report({ node, messageId, data: { array: describeArray(sourceCode, array, origin) }, suggest: droppedArraySuggestions(sourceCode, node, array, origin, allowVoid) });
       return true;
     };
 
     const checkAwait = (node: TSESTree.AwaitExpression): void => {
       const origin = arrayOrigin(node.argument);
       if (!origin || isAwaitedArrayCombined(sourceCode, node)) return;
-      const all = `Promise.all(${argumentText(sourceCode, node.argument)})`;
       recordEvidence(context, node, 'awaitedPromiseArray', arrayEvidence(origin));
-      context.report({
-        node,
-        messageId: 'awaitedPromiseArray',
-        data: { array: describeArray(sourceCode, node.argument, origin) },
-        suggest: [
-          { messageId: 'wrapInPromiseAll', fix: (fixer) => fixer.replaceText(node.argument, all) },
-          ...forOfSuggestion(origin),
-        ],
-      });
-    };
-
-    const forOfSuggestion = (origin: PromiseArrayOrigin): TSESLint.SuggestionReportDescriptor<MessageId>[] => {
-      const rewrite = origin.kind === 'map' ? mapForOfRewrite(sourceCode, origin.call) : null;
-      return rewrite
-        ? [{ messageId: 'rewriteForOf', fix: (fixer): TSESLint.RuleFix => fixer.replaceText(rewrite.statement, rewrite.text) }]
-        : [];
+      const data = { array: describeArray(sourceCode, node.argument, origin) };
+      context.report({ node, messageId: 'awaitedPromiseArray', data, suggest: awaitedArraySuggestions(sourceCode, node, origin) });
     };
 
     const reportUnusedArray = (id: TSESTree.Identifier, init: TSESTree.Node): void => {

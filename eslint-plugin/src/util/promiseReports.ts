@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { PromiseArrayOrigin, PromiseOrigin, TypeOracle } from '../analysis';
-import { chainRootText, createTypeOracle, getAsyncContext, skipTransparent } from '../analysis';
+import { chainRootText, createTypeOracle, getAsyncContext, mapForOfRewrite, skipTransparent } from '../analysis';
 import { getOptionalParserServices } from './parserServices';
 import { evidenceAt } from './evidence';
 
@@ -87,6 +87,35 @@ export function detachSuggestions(
   }
   if (allowVoid) out.push({ messageId: 'addVoid', fix: (fixer) => fixer.replaceText(node, `void ${text}`) });
   return out;
+}
+
+type ArraySuggestion = TSESLint.SuggestionReportDescriptor<'addAwaitAll' | 'rewriteForOf' | 'addVoidAll' | 'wrapInPromiseAll'>;
+
+/**
+ * A dropped (or voided) array of promises: `await Promise.all(…)` in an async function, the
+ * `for…of` loop for a `.map(async …)`, and `void Promise.all(…)` when `allowVoid`. `node` is what
+ * the statement drops, `array` the array in it.
+ */
+export function droppedArraySuggestions(
+  sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, array: TSESTree.Node, origin: PromiseArrayOrigin, allowVoid: boolean,
+): ArraySuggestion[] {
+  const all = `Promise.all(${argumentText(sourceCode, array)})`;
+  const out: ArraySuggestion[] = [];
+  if (getAsyncContext(node)?.via.length === 0) out.push({ messageId: 'addAwaitAll', fix: (fixer) => fixer.replaceText(node, `await ${all}`) });
+  out.push(...forOfSuggestion(sourceCode, origin));
+  if (allowVoid) out.push({ messageId: 'addVoidAll', fix: (fixer) => fixer.replaceText(node, `void ${all}`) });
+  return out;
+}
+
+/** `await xs.map(…)`: wrap the array in `Promise.all(…)`, or loop over it. */
+export function awaitedArraySuggestions(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.AwaitExpression, origin: PromiseArrayOrigin): ArraySuggestion[] {
+  const all = `Promise.all(${argumentText(sourceCode, node.argument)})`;
+  return [{ messageId: 'wrapInPromiseAll', fix: (fixer) => fixer.replaceText(node.argument, all) }, ...forOfSuggestion(sourceCode, origin)];
+}
+
+function forOfSuggestion(sourceCode: Readonly<TSESLint.SourceCode>, origin: PromiseArrayOrigin): ArraySuggestion[] {
+  const rewrite = origin.kind === 'map' ? mapForOfRewrite(sourceCode, origin.call) : null;
+  return rewrite ? [{ messageId: 'rewriteForOf', fix: (fixer) => fixer.replaceText(rewrite.statement, rewrite.text) }] : [];
 }
 
 /** `await x` binds tighter than everything but member access, calls and `new`. */

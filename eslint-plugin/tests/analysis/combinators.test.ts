@@ -37,6 +37,19 @@ describe('combinators that cannot reject', () => {
     // `allSettled` is judged elsewhere, and never by the elements.
     assert.deepEqual(judge('Promise.allSettled([risky()]);'), [false]);
   });
+
+  it('reads a const array that only combinators read as its literal', () => {
+    assert.deepEqual(judge('const jobs = [safe(), safe()];\nasync function f() { await Promise.all(jobs); await Promise.race(jobs); }'), [true, true]);
+    assert.deepEqual(judge('const jobs = [safe(), risky()];\nPromise.all(jobs);'), [false]);
+  });
+
+  it('does not trust a named array that something else reads, a let, or an export', () => {
+    // Near misses: `push` may add a promise that rejects; a `let` may be rebound; an export is changed elsewhere.
+    assert.deepEqual(judge('const jobs = [safe()];\njobs.push(risky());\nPromise.all(jobs);'), [false]);
+    assert.deepEqual(judge('const jobs = [safe()];\nextend(jobs);\nPromise.all(jobs);'), [false]);
+    assert.deepEqual(judge('let jobs = [safe()];\nPromise.all(jobs);'), [false]);
+    assert.deepEqual(judge('export const jobs = [safe()];\nPromise.all(jobs);'), [false]);
+  });
 });
 
 describe('bounding libraries', () => {

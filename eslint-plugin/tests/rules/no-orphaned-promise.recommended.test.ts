@@ -14,6 +14,15 @@ const LOGGER_IMPORT = `exports.report = (error) => {
 const PLUGIN_LOOP = `exports.attach = (names, client) => {
   names.forEach(async (name) => { (await import(\`./plugins/\${name}\`)).default.apply(client); });
 };`;
+// An init that only waits for the project's own modules, named once and read only by `Promise.all`.
+const PLUGIN_SET = `const plugins = [import('./log/logger.js'), import('./plugins/greet.js')];
+async function initialize() {
+  const loaded = await Promise.all(plugins);
+  return loaded.find((plugin) => plugin.enabled);
+}
+exports.login = (user, done) => {
+  initialize().then((plugin) => { done(plugin, user); });
+};`;
 const NO_AWAIT_EXECUTOR = `exports.scheduler = (worker) => new Promise(async (resolve) => {
   if (!worker.scheduler) worker.scheduler = worker.createScheduler();
   resolve(worker.scheduler);
@@ -56,6 +65,7 @@ createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (reco
     { code: LOGGER_IMPORT, filename: CLI },
     // A plugin folder of the project, the name computed: still the project's own files.
     { code: PLUGIN_LOOP, filename: CLI },
+    { code: PLUGIN_SET, filename: CLI },
     // An async executor with no await and no throw: its promise cannot reject.
     NO_AWAIT_EXECUTOR,
     // A dropped call of a function that catches its own errors and sleeps with a timer.
@@ -82,6 +92,12 @@ createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (reco
       code: LOGGER_IMPORT.replace('logger.error(error);', 'if (!logger.error) throw error;'),
       filename: CLI,
       errors: [{ messageId: 'unhandledChain', line: 2, column: 3, suggestions: [{ messageId: 'addVoid', output: LOGGER_IMPORT.replace('logger.error(error);', 'if (!logger.error) throw error;').replace("import('./log", "void import('./log") }] }],
+    },
+    // Near miss: one of the set is a package, whose import can fail at run time.
+    {
+      code: PLUGIN_SET.replace('./plugins/greet.js', 'ldapjs'),
+      filename: CLI,
+      errors: [{ messageId: 'unhandledChain', line: 7, column: 3, suggestions: [{ messageId: 'addVoid', output: PLUGIN_SET.replace('./plugins/greet.js', 'ldapjs').replace('  initialize()', '  void initialize()') }] }],
     },
     {
       code: PLUGIN_LOOP.replace('./plugins/', './handlers/'),

@@ -56,6 +56,28 @@ router.get('/badge/:id', async (request, response) => {
 });`;
 const ROUTE_AWAITS_OUTSIDE = ROUTE.replace('  const { label', '  const page = await loadPage(request.params.id);\n  const { label');
 
+// The constructor calls `connect()` only when the subscriber has no `connect` of its own: the one
+// branch that awaits cannot run for that call, and what is left runs synchronously.
+const LIVE_SERVER = `class LiveServer {
+  constructor(subscriber) {
+    this.subscriber = subscriber;
+    if (!this.subscriber.connect) {
+      this.connect();
+    }
+  }
+  async connect() {
+    if (this.subscriber.isOpen) return;
+    if (typeof this.subscriber.connect === 'function') {
+      await this.subscriber.connect();
+    } else {
+      this.subscriber.isOpen = true;
+    }
+    this.listen();
+  }
+  listen() {}
+}`;
+const LIVE_SERVER_CONNECTS = LIVE_SERVER.replace('if (!this.subscriber.connect) {', 'if (this.subscriber.connect) {');
+
 createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (recommended: rejects at run time)', rule as never, {
   valid: [
     // A guard clause, then a try/catch that logs: only the synchronous checks could throw.
@@ -80,8 +102,14 @@ createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (reco
 }`,
     // forEach over a callback that cannot reject at run time: only the order is lost.
     "export function refreshAll(ids) { ids.forEach(async (id) => { try { await fetch(id); } catch (error) { console.error(error); } }); }",
+    LIVE_SERVER,
   ],
   invalid: [
+    // Near miss: the subscriber has its own `connect`, so the call awaits it.
+    {
+      code: LIVE_SERVER_CONNECTS,
+      errors: [{ messageId: 'orphanedPromise', line: 5, column: 7, suggestions: [{ messageId: 'addVoid', output: LIVE_SERVER_CONNECTS.replace('      this.connect();', '      void this.connect();') }] }],
+    },
     {
       code: AWAIT_BEFORE_TRY,
       errors: [{ messageId: 'orphanedPromise', line: 13, column: 42, suggestions: [{ messageId: 'addVoid', output: AWAIT_BEFORE_TRY.replace('{ handleConnect(ws, request); }', '{ void handleConnect(ws, request); }') }] }],
@@ -128,6 +156,11 @@ createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (reco
 createRuleTester().run<MessageId, Options>('no-orphaned-promise (strict: any throw counts)', rule as never, {
   valid: [],
   invalid: [
+    // `strict` counts the synchronous body too: the listener registration could throw.
+    {
+      code: LIVE_SERVER,
+      errors: [{ messageId: 'orphanedPromise', line: 5, column: 7, suggestions: [{ messageId: 'addVoid', output: LIVE_SERVER.replace('      this.connect();', '      void this.connect();') }] }],
+    },
     {
       code: GUARDED,
       errors: [{ messageId: 'orphanedPromise', line: 13, column: 42, suggestions: [{ messageId: 'addVoid', output: GUARDED.replace('{ handleConnect(ws, request); }', '{ void handleConnect(ws, request); }') }] }],
