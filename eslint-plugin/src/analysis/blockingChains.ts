@@ -81,9 +81,26 @@ function moduleChains(sourceCode: Services, options: BlockingOptions): ModuleCha
 }
 
 /** What runs when a function is called: its calls and loops, including synchronous callbacks, not nested functions. */
-interface FunctionBody {
+export interface FunctionBody {
   calls: TSESTree.CallExpression[];
   loops: WaitLoop[];
+}
+
+export function functionBody(sourceCode: Services, fn: FunctionNode): FunctionBody {
+  const body: FunctionBody = { calls: [], loops: [] };
+  walk(fn.body, sourceCode.visitorKeys, (node) => {
+    if (isFunctionNode(node) && (node.async || !isSynchronouslyInvoked(node))) return false;
+    if (node.type === AST_NODE_TYPES.CallExpression) body.calls.push(node);
+    else if (
+      node.type === AST_NODE_TYPES.WhileStatement ||
+      node.type === AST_NODE_TYPES.DoWhileStatement ||
+      node.type === AST_NODE_TYPES.ForStatement
+    ) {
+      body.loops.push(node);
+    }
+    return true;
+  });
+  return body;
 }
 
 /**
@@ -113,22 +130,7 @@ function chainsFor(
   const quietStep = (call: TSESTree.CallExpression, fn: FunctionNode): boolean =>
     options.quietMetadata !== true || !isRepeatedIn(call, fn);
 
-  const bodyOf = (fn: FunctionNode): FunctionBody => {
-    const body: FunctionBody = { calls: [], loops: [] };
-    walk(fn.body, sourceCode.visitorKeys, (node) => {
-      if (isFunctionNode(node) && (node.async || !isSynchronouslyInvoked(node))) return false;
-      if (node.type === AST_NODE_TYPES.CallExpression) body.calls.push(node);
-      else if (
-        node.type === AST_NODE_TYPES.WhileStatement ||
-        node.type === AST_NODE_TYPES.DoWhileStatement ||
-        node.type === AST_NODE_TYPES.ForStatement
-      ) {
-        body.loops.push(node);
-      }
-      return true;
-    });
-    return body;
-  };
+  const bodyOf = (fn: FunctionNode): FunctionBody => functionBody(sourceCode, fn);
 
   const typedChain = (call: TSESTree.CallExpression): BlockingChain | null => {
     if (!typed || !services?.esTreeNodeToTSNodeMap) return null;

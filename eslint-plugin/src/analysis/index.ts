@@ -30,6 +30,7 @@ export * from './imports';
 export * from './inFlight';
 export * from './knownCallers';
 export * from './onceOnly';
+export * from './ownCallers';
 export * from './knownValues';
 export * from './libraryReleases';
 export * from './loadedListeners';

@@ -3,6 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, staticPropertyName } from './ast';
 import { isSynchronouslyInvoked } from './asyncContext';
+import { bindingOf, isExported } from './ownCallers';
 import type { SleepAnalysis, SleepSite } from './sleeps';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -127,26 +128,6 @@ export function helperName(fn: FunctionNode): string | null {
     return staticPropertyName(parent.left);
   }
   return null;
-}
-
-/** `function f` → `f`; `const f = () => …` → `f`. Only these are bindings whose every use can be seen. */
-function bindingOf(fn: FunctionNode): TSESTree.Identifier | null {
-  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) return fn.id;
-  const parent = fn.parent;
-  if (
-    parent?.type === AST_NODE_TYPES.VariableDeclarator &&
-    parent.init === fn &&
-    parent.id.type === AST_NODE_TYPES.Identifier &&
-    parent.parent.kind === 'const'
-  ) {
-    return parent.id;
-  }
-  return null;
-}
-
-function isExported(fn: FunctionNode): boolean {
-  const statement = fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.parent : fn.parent?.parent?.parent;
-  return statement?.type === AST_NODE_TYPES.ExportNamedDeclaration || statement?.type === AST_NODE_TYPES.ExportDefaultDeclaration;
 }
 
 /** The function whose sleep sites include `call`: the nearest one that does not run synchronously inside its parent. */

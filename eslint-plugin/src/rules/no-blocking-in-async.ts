@@ -2,15 +2,17 @@ import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type {
-  AsyncTwin, BlockingChain, BlockingOptions, ChainAnalysis, ModuleExportEntry, WaitLoop,
+  AsyncTwin, BlockingChain, BlockingOptions, ChainAnalysis, FunctionNode, ModuleExportEntry, WaitLoop,
 } from '../analysis';
 import {
   DEFAULT_RANDOM_BYTES_THRESHOLD,
   busyWait,
   calleeName,
+  callsOf,
   createChainAnalysis,
   describeChain,
   enclosingHandler,
+  functionBody,
   functionName,
   getAsyncContext,
   inFlightWork,
@@ -26,8 +28,10 @@ import {
   mayBlockInLocalModules,
   mayBeBlockingName,
   mayRegisterHandlers,
+  onlyCalledFrom,
   processRole,
   resolveCalleeFunction,
+  runningFunction,
   roleGlobs,
   sourceFileOf,
   skipTransparent,
@@ -37,7 +41,7 @@ import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
 import { evidenceAt, recordEvidence } from '../util/evidence';
 import { asyncTwinRewrite } from '../util/asyncTwinFix';
-import { calleeText, describeWhere, servedByText, type RunContext } from '../util/blockingReports';
+import { calledByText, calleeText, describeWhere, servedByText, type RunContext } from '../util/blockingReports';
 import { reportedInPlace, servedInPlace } from '../util/servedInPlace';
 import { getSharedSettings, isStrict } from '../util/settings';
 
@@ -179,9 +183,12 @@ export default createRule<Options, MessageId>({
       data: Record<string, string>,
       evidence: ReturnType<typeof evidenceAt>[],
       suggest: Suggestion[] = [],
+      judged = false,
     ): boolean {
       // Asked only of what would be reported: the phase may read the files that call this one.
-      if (quietHere(node, found.asyncFunction)) return false;
+      // A helper only serving code calls was judged at those calls.
+      if (judged) inFlight = null;
+      else if (quietHere(node, found.asyncFunction)) return false;
       const ctx = withInFlight(found);
       const fn = ctx.asyncFunction;
       const where = describeWhere(ctx);
@@ -197,6 +204,7 @@ export default createRule<Options, MessageId>({
     // Helper calls are judged at the end of the file, and only when something outside async code
     // can block at all: most files have no blocking helper, and then no call graph is needed.
     const helperCalls: { call: TSESTree.CallExpression; ctx: RunContext }[] = [];
+    const servingCalls = new Map<TSESTree.CallExpression, RunContext>();
     let blockingOutsideAsync = false;
     // Lines of blocking calls reported where they are, in a synchronous helper: a chain ending at one says it again.
     const reportedInSync = new Set<number>();
@@ -225,10 +233,56 @@ export default createRule<Options, MessageId>({
         report(call, 'blockingCall', ctx, { name: direct.api.name }, [], suggestion ? [suggestion] : []);
         return;
       }
-      if (checkHelpers) helperCalls.push({ call, ctx });
+      if (checkHelpers) {
+        helperCalls.push({ call, ctx });
+        servingCalls.set(call, ctx);
+      }
     }
 
-    function checkHelperCall(call: TSESTree.CallExpression, ctx: RunContext): void {
+    /**
+     * A same-file helper every call of which serves (issue 17's placement): its blocking calls
+     * are reported where they are, once, naming the callers; a helper also called at startup or
+     * from outside keeps its reports at the serving calls. The chain from a call depends on the
+     * call when part of the helper cannot run from there (`unsetGuard`): that call keeps its report.
+     */
+    const servedOnly = onlyCalledFrom(sourceCode, (call) => {
+      const ctx = servingCalls.get(call);
+      if (!ctx || isOncePerProcess(sourceCode, call)) return false;
+      const target = resolveCalleeFunction(sourceCode, call.callee);
+      return (!target || !unsetGuard(sourceCode, call, target)) && !quietHere(call, ctx.asyncFunction);
+    });
+    const placed = new Set<FunctionNode>();
+
+    function reportInHelper(fn: FunctionNode): void {
+      if (placed.has(fn)) return;
+      placed.add(fn);
+      const calls = (callsOf(sourceCode, fn) ?? []).map((call) => ({ call, ctx: servingCalls.get(call) ?? null }));
+      const ctx: RunContext = { asyncFunction: fn, via: [], sync: true, servedBy: calledByText(calls) };
+      const evidence = calls.map(({ call }) => evidenceAt(call, 'runs it while serving from here'));
+      // Called in a loop, its one metadata call repeats per element: then it counts.
+      const quiet = !strict && !calls.some(({ call, ctx: at }) => {
+        const within = at?.asyncFunction ?? runningFunction(call);
+        return within !== null && isRepeatedIn(call, within);
+      });
+      const body = functionBody(sourceCode, fn);
+      for (const call of body.calls) {
+        // Serving code of its own (a handler inside the helper) is checked as such.
+        if (contextOf(call)) continue;
+        const direct = matchBlockingCall(sourceCode, call, blocking);
+        if (!direct) {
+          if (checkHelpers) checkHelperCall(call, ctx, true);
+          continue;
+        }
+        if (isOncePerProcess(sourceCode, call) || (quiet && isSingleMetadataCall(direct, fn)) || reportedInSync.has(call.loc.start.line)) continue;
+        report(call, 'blockingCall', ctx, { name: direct.api.name }, evidence, [], true);
+      }
+      for (const loop of body.loops) {
+        const wait = contextOf(loop) ? null : busyWait(sourceCode, loop);
+        if (wait) report(loop, 'busyWait', ctx, { clock: wait.clockName, line: String(wait.clock.loc.start.line) }, [evidenceAt(wait.clock, 'clock read here'), ...evidence], [], true);
+      }
+    }
+
+    function checkHelperCall(call: TSESTree.CallExpression, ctx: RunContext, judged = false): void {
       // `templates ??= loadTemplates()`: the helper runs once per process, whatever it does.
       if (isOncePerProcess(sourceCode, call)) return;
       const target = resolveCalleeFunction(sourceCode, call.callee);
@@ -240,6 +294,10 @@ export default createRule<Options, MessageId>({
         if (target === skipTransparent(call.callee) || !isPlainSync(target)) return;
         // `abort()` before `dest` is assigned: its `dest && fs.existsSync(dest)` does not run from here.
         chain = chainsHere.helperChain(target, unsetGuard(sourceCode, call, target) ?? undefined);
+        if (chain && servedOnly(target)) {
+          reportInHelper(target);
+          return;
+        }
         callee = functionName(target) ?? 'function';
       } else {
         // A helper exported by one of the project's modules: its chain, in that module's files.
@@ -256,7 +314,7 @@ export default createRule<Options, MessageId>({
       // Blocking I/O that a serving caller in another file reaches is reported where it is, in its helper's file: once is enough.
       if (last && reportedInPlace(last, sourceCode, context, inPlaceSettings)) return;
       const evidence = chain.links.flatMap((l) => (l.node ? [evidenceAt(l.node, l.text, l.path)] : []));
-      report(call, 'blockingHelper', ctx, { callee, chain: describeChain(chain) }, evidence);
+      report(call, 'blockingHelper', ctx, { callee, chain: describeChain(chain) }, evidence, [], judged);
     }
 
     function checkTag(tagged: TSESTree.TaggedTemplateExpression): void {

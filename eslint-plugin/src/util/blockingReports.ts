@@ -2,7 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import path from 'node:path';
 import type { AsyncContext, HandlerRegistration, InFlight, ServingCall } from '../analysis';
-import { functionName, skipTransparent, sourceFileOf } from '../analysis';
+import { functionName, runningFunction, skipTransparent, sourceFileOf } from '../analysis';
 
 /** How no-blocking-in-async words where a blocking call runs and what it calls. */
 
@@ -46,4 +46,23 @@ export function calleeText(call: TSESTree.CallExpression): string {
 
 function frameworkName(registration: HandlerRegistration): string {
   return registration.framework === 'node:http' ? 'HTTP server' : registration.framework;
+}
+
+/**
+ * `async function \`execute\` calls (lines 39, 44) while the process serves`: who runs a
+ * same-file helper that only serving code calls. `ctx` is the serving code a call is made in;
+ * without one the call is in another such helper, named by itself.
+ */
+export function calledByText(calls: readonly { call: TSESTree.CallExpression; ctx: RunContext | null }[]): string {
+  const lines = new Map<string, number[]>();
+  for (const { call, ctx } of calls) {
+    const fn = ctx ? ctx.asyncFunction : runningFunction(call);
+    const name = fn ? functionName(fn) : null;
+    const kind = ctx?.registration ? `${frameworkName(ctx.registration)} ${ctx.registration.role}` : ctx && !ctx.sync ? 'async function' : 'function';
+    const article = /^(?:[aeiou]|HTTP)/.test(kind) ? 'an' : 'a';
+    const who = name ? `${kind} \`${name}\`` : `${article} ${kind}`;
+    lines.set(who, [...(lines.get(who) ?? []), call.loc.start.line]);
+  }
+  const parts = [...lines].map(([who, at]) => `${who} calls (${at.length === 1 ? 'line' : 'lines'} ${at.join(', ')})`);
+  return `${parts.join(' and ')} while the process serves`;
 }

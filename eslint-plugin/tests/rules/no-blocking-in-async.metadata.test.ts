@@ -37,7 +37,7 @@ const singleCalls: { code: string; strict: TestCaseError<MessageId>[] }[] = [
   // A synchronous helper with one metadata call, called once.
   {
     code: `${FS}function logoPath(p: string) { return fs.existsSync(p) ? p : null; }\nexport async function send(p: string) { return logoPath(p); }`,
-    strict: [{ messageId: 'blockingHelper', line: 3 }],
+    strict: [{ messageId: 'blockingCall', line: 2, column: 39 }],
   },
   // The Promise executor runs once.
   {
@@ -88,13 +88,13 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
       // A helper with a single metadata call, called in a loop over request data.
       code: `${FS}function isFile(p: string) { return fs.statSync(p).isFile(); }\nexport async function check(paths: string[]) { return paths.filter((p) => isFile(p)); }`,
       filename: 'src/files.ts',
-      errors: [{ messageId: 'blockingHelper', line: 3 }],
+      errors: [{ messageId: 'blockingCall', line: 2, column: 37 }],
     },
     {
       // A helper whose metadata call is fine but which also reads content.
       code: `${FS}function load(p: string) { return fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : ''; }\nexport async function send(p: string) { return load(p); }`,
       filename: 'src/files.ts',
-      errors: [{ messageId: 'blockingHelper', line: 3 }],
+      errors: [{ messageId: 'blockingCall', line: 2, column: 54, data: { name: 'fs.readFileSync', where: '`load` (line 2), which async function `send` calls (line 3) while the process serves' } }],
     },
     {
       // A `while` loop whose test does more than probe the path iterates over data.

@@ -92,7 +92,7 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
       ],
     },
     // Every read and the write, each once, where the helper makes them. `summarize` is async and
-    // calls `localSummary` in this file: that call is reported where it is made, as before.
+    // the only caller of `localSummary`, in this file: its read is reported in the helper too.
     {
       filename: reports,
       code: reportsCode,
@@ -100,7 +100,7 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
         { messageId: 'blockingCall', line: 4, column: 18, data: { name: 'fs.readdirSync', where: `\`buildReport\` (line 3), which ${commandWhere}` } },
         { messageId: 'blockingCall', line: 4, column: 52, data: { name: 'fs.readFileSync', where: `\`buildReport\` (line 3), which ${commandWhere}` } },
         { messageId: 'blockingCall', line: 5, column: 3, data: { name: 'fs.writeFileSync', where: `\`buildReport\` (line 3), which ${commandWhere}` } },
-        { messageId: 'blockingHelper', line: 14, column: 10 },
+        { messageId: 'blockingCall', line: 10, column: 10, data: { name: 'fs.readFileSync', where: '`localSummary` (line 9), which async function `summarize` calls (line 14) while the process serves' } },
       ],
     },
   ],

@@ -1124,6 +1124,7 @@ export async function render(t = readFileSync('default.html', 'utf8')) {
       errors: [{ messageId: 'blockingCall', line: 2, column: 34, suggestions: [] }],
     },
     // --- through helpers ---
+    // A same-file helper only async code calls is reported at its blocking call, naming the caller.
     {
       code: `import { readFileSync } from 'node:fs';
 function loadTemplates() {
@@ -1134,9 +1135,65 @@ export async function handle() {
   return templates;
 }`,
       errors: [{
-        messageId: 'blockingHelper', line: 6, column: 21,
-        data: { callee: 'loadTemplates', chain: 'calls `fs.readFileSync` (line 3)', where: 'async function `handle` (line 5)' },
+        messageId: 'blockingCall', line: 3, column: 10, suggestions: [],
+        data: { name: 'fs.readFileSync', where: '`loadTemplates` (line 2), which async function `handle` calls (line 6) while the process serves' },
       }],
+    },
+    // Every call is named, once.
+    {
+      code: `import { readFileSync, writeFileSync } from 'node:fs';
+function rebuild(dir: string) {
+  const data = readFileSync(dir + '/all.json', 'utf8');
+  writeFileSync(dir + '/index.json', data);
+  return data;
+}
+export async function show(dir: string, stale: boolean) {
+  if (stale) return rebuild(dir);
+  return rebuild(dir + '/cache');
+}`,
+      errors: [
+        {
+          messageId: 'blockingCall', line: 3, column: 16,
+          data: { name: 'fs.readFileSync', where: '`rebuild` (line 2), which async function `show` calls (lines 8, 9) while the process serves' },
+        },
+        { messageId: 'blockingCall', line: 4, column: 3 },
+      ],
+    },
+    // Near misses: a helper also called outside async code (here at module load), or exported,
+    // may run where nothing waits; the reports stay at the async calls.
+    {
+      code: `import { readFileSync } from 'node:fs';
+function loadTemplates() {
+  return readFileSync('templates.json', 'utf8');
+}
+const initial = loadTemplates();
+export async function handle() {
+  return loadTemplates() + initial;
+}`,
+      errors: [{
+        messageId: 'blockingHelper', line: 7, column: 10,
+        data: { callee: 'loadTemplates', chain: 'calls `fs.readFileSync` (line 3)', where: 'async function `handle` (line 6)' },
+      }],
+    },
+    {
+      code: `import { readFileSync } from 'node:fs';
+export function loadTemplates() {
+  return readFileSync('templates.json', 'utf8');
+}
+export async function handle() {
+  return loadTemplates();
+}`,
+      errors: [{ messageId: 'blockingHelper', line: 6, column: 10 }],
+    },
+    // Passed as a callback, the helper may be called from anywhere.
+    {
+      code: `import { readFileSync } from 'node:fs';
+function read(p: string) { return readFileSync(p, 'utf8'); }
+export const readers = [read];
+export async function handle() {
+  return read('a');
+}`,
+      errors: [{ messageId: 'blockingHelper', line: 5, column: 10 }],
     },
     // An overloaded helper is followed into its implementation.
     {
@@ -1150,8 +1207,8 @@ export async function handle() {
   return load('a.json');
 }`,
       errors: [{
-        messageId: 'blockingHelper', line: 8, column: 10,
-        data: { callee: 'load', chain: 'calls `fs.readFileSync` (line 5)', where: 'async function `handle` (line 7)' },
+        messageId: 'blockingCall', line: 5, column: 10,
+        data: { name: 'fs.readFileSync', where: '`load` (line 4), which async function `handle` calls (line 8) while the process serves' },
       }],
     },
     // An overloaded method: its implementation is the member with a body.
@@ -1179,18 +1236,30 @@ export async function handle() {
   remote();
   return local();
 }`,
-      errors: [{
-        messageId: 'blockingHelper', line: 6, column: 10,
-        data: { callee: 'local', chain: 'calls `fs.readFileSync` (line 3)', where: 'async function `handle` (line 4)' },
-      }],
+      errors: [{ messageId: 'blockingCall', line: 3, column: 27, data: { name: 'fs.readFileSync', where: '`local` (line 3), which async function `handle` calls (line 6) while the process serves' } }],
     },
-    // Two levels deep: render → loadTemplates → readFileSync.
+    // Two levels deep: render → loadTemplates → readFileSync. Both helpers run only from async code.
     {
       code: `import fs from 'node:fs';
 function loadTemplates() {
   return fs.readFileSync('templates.json', 'utf8');
 }
 function render(name: string) {
+  return loadTemplates() + name;
+}
+export const handle = async (name: string) => render(name);`,
+      errors: [{
+        messageId: 'blockingCall', line: 3, column: 10,
+        data: { name: 'fs.readFileSync', where: '`loadTemplates` (line 2), which function `render` calls (line 6) while the process serves' },
+      }],
+    },
+    // `render` is exported, so it may run anywhere: the chain is reported at the async call.
+    {
+      code: `import fs from 'node:fs';
+function loadTemplates() {
+  return fs.readFileSync('templates.json', 'utf8');
+}
+export function render(name: string) {
   return loadTemplates() + name;
 }
 export const handle = async (name: string) => render(name);`,
@@ -1231,8 +1300,8 @@ export async function retry(fn: () => Promise<void>) {
   try { await fn(); } catch { sleepSync(100); await fn(); }
 }`,
       errors: [{
-        messageId: 'blockingHelper', line: 6, column: 31,
-        data: { callee: 'sleepSync', chain: 'busy-waits on `Date.now()` (line 3)', where: 'async function `retry` (line 5)' },
+        messageId: 'busyWait', line: 3, column: 3,
+        data: { clock: 'Date.now()', line: '3', where: '`sleepSync` (line 1), which async function `retry` calls (line 6) while the process serves' },
       }],
     },
     {
@@ -1241,8 +1310,8 @@ export async function backoff(attempt: number) {
   pause(2 ** attempt * 100);
 }`,
       errors: [{
-        messageId: 'blockingHelper', line: 3, column: 3,
-        data: { callee: 'pause', chain: 'calls `Atomics.wait` (line 1)', where: 'async function `backoff` (line 2)' },
+        messageId: 'blockingCall', line: 1, column: 31,
+        data: { name: 'Atomics.wait', where: '`pause` (line 1), which async function `backoff` calls (line 3) while the process serves' },
       }],
     },
     {
@@ -1267,7 +1336,7 @@ function readAll(paths: string[]) {
 export async function bundle(paths: string[]) {
   return readAll(paths).join('');
 }`,
-      errors: [{ messageId: 'blockingHelper', line: 6, column: 10 }],
+      errors: [{ messageId: 'blockingCall', line: 3, column: 27 }],
     },
     // The helper is declared after its async caller (function declarations are hoisted).
     {
@@ -1280,8 +1349,8 @@ function waitUntilReady(ms: number) {
   return true;
 }`,
       errors: [{
-        messageId: 'blockingHelper', line: 2, column: 10,
-        data: { callee: 'waitUntilReady', chain: 'busy-waits on `performance.now()` (line 6)', where: 'async function `poll` (line 1)' },
+        messageId: 'busyWait', line: 6, column: 3,
+        data: { clock: 'performance.now()', line: '6', where: '`waitUntilReady` (line 4), which async function `poll` calls (line 2) while the process serves' },
       }],
     },
     // --- configured entries ---
@@ -1310,8 +1379,8 @@ export async function stats() {
 }`,
       options: [{ blockingCalls: [{ module: 'better-sqlite3', export: 'querySync' }] }],
       errors: [{
-        messageId: 'blockingHelper', line: 4, column: 10,
-        data: { callee: 'count', chain: 'calls `better-sqlite3.querySync` (line 2)', where: 'async function `stats` (line 3)' },
+        messageId: 'blockingCall', line: 2, column: 27,
+        data: { name: 'better-sqlite3.querySync', where: '`count` (line 2), which async function `stats` calls (line 4) while the process serves' },
       }],
     },
   ],
