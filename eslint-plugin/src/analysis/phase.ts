@@ -132,29 +132,39 @@ function noServerListensAtCalls(sourceCode: Services, fn: FunctionNode): boolean
   });
 }
 
-const startupCallers = new WeakMap<FunctionNode, { generation: number; startup: boolean }>();
+/** Answers per function and per depth: a cut-off deep in one walk is not the answer at the depth another asks at. */
+const startupCallers = new WeakMap<FunctionNode, { generation: number; byDepth: Map<number, boolean> }>();
 
 /**
  * A function whose every known call, in its file and in the files that import it, is made at
  * startup, from one-shot code or from code that runs only outside production: `export async
  * function start()` that server.ts calls at top level, `createConfig()` that only `start()`
  * calls, a class's `static connect()` that only such code calls. With no caller known, it is not
- * startup.
+ * startup. The answer at a depth is the same whichever function was asked first: `fourth()`'s
+ * walk reaches `second()` where the depth runs out, and that cut-off is kept apart from the
+ * answer `second()` gets when its own file is linted.
  */
 function calledOnlyAtStartup(sourceCode: Services, fn: FunctionNode, depth: number): boolean {
   if (depth >= MAX_CALLER_DEPTH) return false;
   // The answer rests on other files: it holds for one lint.
   const generation = lintGeneration();
-  const hit = startupCallers.get(fn);
-  if (hit && hit.generation === generation) return hit.startup;
-  // A call cycle (`a` calls `b` calls `a`) proves nothing about startup.
-  startupCallers.set(fn, { generation, startup: false });
+  let entry = startupCallers.get(fn);
+  if (!entry || entry.generation !== generation) {
+    entry = { generation, byDepth: new Map() };
+    startupCallers.set(fn, entry);
+  }
+  const hit = entry.byDepth.get(depth);
+  if (hit !== undefined) return hit;
+  // A call cycle (`a` calls `b` calls `a`) proves nothing about startup. Every answer that reads
+  // this provisional `false` is `false` itself (each known call must be startup), so what it
+  // leaves cached holds whichever function of the cycle is asked first.
+  entry.byDepth.set(depth, false);
   const sites = knownCallers(sourceCode, fn);
   // Recursion runs when the outside call does; a call in the same file costs no file read, so
   // only the hops into other files count against the depth.
   const startup = sites !== null && sites.every((site) => runningFunction(site.call) === fn ||
     siteAtStartup(site, site.sourceCode === sourceCode ? depth : depth + 1));
-  startupCallers.set(fn, { generation, startup });
+  entry.byDepth.set(depth, startup);
   return startup;
 }
 
