@@ -6,6 +6,7 @@ import { isSynchronouslyInvoked } from './asyncContext';
 import { isDevOnly } from './devOnly';
 import { handlerRegistration } from './handlers';
 import { importedModules } from './imports';
+import { isSingletonInitializer } from './initializers';
 import type { ExportCallSite } from './knownCallers';
 import { knownCallers } from './knownCallers';
 import { lintGeneration, sourceFileOf } from './localModules';
@@ -106,8 +107,17 @@ function startupAt(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node, 
   }
   if (inEndlessLoop(fn, node)) return false;
   if (isBeforeOwnListen(sourceCode, fn, node) && noServerListensAtCalls(sourceCode, fn)) return true;
-  if (!isTopLevelEntry(sourceCode, fn) && !calledOnlyAtStartup(sourceCode, fn, depth)) return false;
+  if (!isTopLevelEntry(sourceCode, fn) && !calledOnlyAtStartup(sourceCode, fn, depth) && !setsUpSingleton(sourceCode, fn)) return false;
   return beforeListen(sourceCode, fn, node);
+}
+
+/**
+ * The method that sets up its module's one instance (`isSingletonInitializer`), when its calls are
+ * not all known (`db.initialize()` in the start script names the method on the instance): the
+ * object serves nothing until it has run. Known calls decide for themselves.
+ */
+function setsUpSingleton(sourceCode: Services, fn: FunctionNode): boolean {
+  return knownCallers(sourceCode, fn) === null && isSingletonInitializer(sourceCode, fn);
 }
 
 /** `node` runs before `fn` puts a server up, or is the call that does (`await start()`: what `start` runs before its own listen comes first). */

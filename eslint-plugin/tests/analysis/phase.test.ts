@@ -36,14 +36,14 @@ function chain(prefix: string): string {
 function phaseOf(root: string, file: string, name = file): boolean {
   const sourceCode = moduleSourceCode(path.join(root, `src/${file}.js`));
   assert.ok(sourceCode);
-  let fn: FunctionNode | null = null;
+  let fn = null as FunctionNode | null;
   walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
     if (!fn && isFunctionNode(node) && functionName(node) === name) fn = node;
     return !fn;
   });
   assert.ok(fn);
   const found: FunctionNode = fn;
-  let call: TSESTree.Node | null = null;
+  let call = null as TSESTree.Node | null;
   walk(found.body, sourceCode.visitorKeys, (node) => {
     if (!call && node.type === AST_NODE_TYPES.CallExpression) call = node;
     return !call;
