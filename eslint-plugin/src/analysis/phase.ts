@@ -105,6 +105,10 @@ function startupAt(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node, 
     NEST_STARTUP_HOOKS.has(member.key.name) && [...importedModules(sourceCode)].some((m) => m.startsWith('@nestjs/'))) {
     return true;
   }
+  // `await Promise.all(modules.map(async (m) => load(m)))`: the callback starts while its caller
+  // runs, so it runs in the caller's phase, at the point where the caller hands it over.
+  const outer = isSynchronouslyInvoked(fn) ? enclosingFunction(fn) : null;
+  if (outer) return startupAt(sourceCode, outer, fn, depth);
   if (inEndlessLoop(fn, node)) return false;
   if (isBeforeOwnListen(sourceCode, fn, node) && noServerListensAtCalls(sourceCode, fn)) return true;
   if (!isTopLevelEntry(sourceCode, fn) && !calledOnlyAtStartup(sourceCode, fn, depth) && !setsUpSingleton(sourceCode, fn)) return false;
