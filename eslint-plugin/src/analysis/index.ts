@@ -28,6 +28,7 @@ export * from './holders';
 export * from './handlers';
 export * from './imports';
 export * from './inFlight';
+export * from './initializers';
 export * from './knownCallers';
 export * from './onceOnly';
 export * from './ownCallers';

@@ -6,6 +6,7 @@ import { isSynchronouslyInvoked } from './asyncContext';
 import { isDevOnly } from './devOnly';
 import { handlerRegistration } from './handlers';
 import { importedModules } from './imports';
+import { isSingletonInitializer } from './initializers';
 import type { ExportCallSite } from './knownCallers';
 import { knownCallers } from './knownCallers';
 import { lintGeneration, sourceFileOf } from './localModules';
@@ -104,10 +105,23 @@ function startupAt(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node, 
     NEST_STARTUP_HOOKS.has(member.key.name) && [...importedModules(sourceCode)].some((m) => m.startsWith('@nestjs/'))) {
     return true;
   }
+  // `await Promise.all(modules.map(async (m) => load(m)))`: the callback starts while its caller
+  // runs, so it runs in the caller's phase, at the point where the caller hands it over.
+  const outer = isSynchronouslyInvoked(fn) ? enclosingFunction(fn) : null;
+  if (outer) return startupAt(sourceCode, outer, fn, depth);
   if (inEndlessLoop(fn, node)) return false;
   if (isBeforeOwnListen(sourceCode, fn, node) && noServerListensAtCalls(sourceCode, fn)) return true;
-  if (!isTopLevelEntry(sourceCode, fn) && !calledOnlyAtStartup(sourceCode, fn, depth)) return false;
+  if (!isTopLevelEntry(sourceCode, fn) && !calledOnlyAtStartup(sourceCode, fn, depth) && !setsUpSingleton(sourceCode, fn)) return false;
   return beforeListen(sourceCode, fn, node);
+}
+
+/**
+ * The method that sets up its module's one instance (`isSingletonInitializer`), when its calls are
+ * not all known (`db.initialize()` in the start script names the method on the instance): the
+ * object serves nothing until it has run. Known calls decide for themselves.
+ */
+function setsUpSingleton(sourceCode: Services, fn: FunctionNode): boolean {
+  return knownCallers(sourceCode, fn) === null && isSingletonInitializer(sourceCode, fn);
 }
 
 /** `node` runs before `fn` puts a server up, or is the call that does (`await start()`: what `start` runs before its own listen comes first). */
@@ -132,29 +146,39 @@ function noServerListensAtCalls(sourceCode: Services, fn: FunctionNode): boolean
   });
 }
 
-const startupCallers = new WeakMap<FunctionNode, { generation: number; startup: boolean }>();
+/** Answers per function and per depth: a cut-off deep in one walk is not the answer at the depth another asks at. */
+const startupCallers = new WeakMap<FunctionNode, { generation: number; byDepth: Map<number, boolean> }>();
 
 /**
  * A function whose every known call, in its file and in the files that import it, is made at
  * startup, from one-shot code or from code that runs only outside production: `export async
  * function start()` that server.ts calls at top level, `createConfig()` that only `start()`
  * calls, a class's `static connect()` that only such code calls. With no caller known, it is not
- * startup.
+ * startup. The answer at a depth is the same whichever function was asked first: `fourth()`'s
+ * walk reaches `second()` where the depth runs out, and that cut-off is kept apart from the
+ * answer `second()` gets when its own file is linted.
  */
 function calledOnlyAtStartup(sourceCode: Services, fn: FunctionNode, depth: number): boolean {
   if (depth >= MAX_CALLER_DEPTH) return false;
   // The answer rests on other files: it holds for one lint.
   const generation = lintGeneration();
-  const hit = startupCallers.get(fn);
-  if (hit && hit.generation === generation) return hit.startup;
-  // A call cycle (`a` calls `b` calls `a`) proves nothing about startup.
-  startupCallers.set(fn, { generation, startup: false });
+  let entry = startupCallers.get(fn);
+  if (!entry || entry.generation !== generation) {
+    entry = { generation, byDepth: new Map() };
+    startupCallers.set(fn, entry);
+  }
+  const hit = entry.byDepth.get(depth);
+  if (hit !== undefined) return hit;
+  // A call cycle (`a` calls `b` calls `a`) proves nothing about startup. Every answer that reads
+  // this provisional `false` is `false` itself (each known call must be startup), so what it
+  // leaves cached holds whichever function of the cycle is asked first.
+  entry.byDepth.set(depth, false);
   const sites = knownCallers(sourceCode, fn);
   // Recursion runs when the outside call does; a call in the same file costs no file read, so
   // only the hops into other files count against the depth.
   const startup = sites !== null && sites.every((site) => runningFunction(site.call) === fn ||
     siteAtStartup(site, site.sourceCode === sourceCode ? depth : depth + 1));
-  startupCallers.set(fn, { generation, startup });
+  entry.byDepth.set(depth, startup);
   return startup;
 }
 

@@ -30,9 +30,41 @@ export class Templates implements OnModuleInit {
 }`,
 };
 
+// An async callback the entry runs synchronously (`reduce`, a promise executor) starts while the
+// entry runs: it is startup where the entry is. The same callback in an exported function is not.
+const CALLBACKS = {
+  reduce: `import { readdirSync } from 'node:fs';
+async function main(dirs: string[]) {
+  const names = await dirs.reduce(async (prev, dir) => [...(await prev), ...readdirSync(dir)], Promise.resolve([] as string[]));
+  listen(names);
+}
+declare function listen(names: string[]): void;
+main([]).catch(() => process.exit(1));`,
+  executor: `import { readFileSync } from 'node:fs';
+async function main() {
+  const key = await new Promise<Buffer>(async (resolve) => resolve(readFileSync('key.pem')));
+  listen(key);
+}
+declare function listen(key: Buffer): void;
+main().catch(() => process.exit(1));`,
+};
+
+const exportedMain = (code: string): string => code.replace('async function main', 'export async function main');
+
 createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (recommended: startup)', rule as never, {
-  valid: [STARTUP.beforeListen, STARTUP.iife, STARTUP.nestHook],
+  valid: [STARTUP.beforeListen, STARTUP.iife, STARTUP.nestHook, CALLBACKS.reduce, CALLBACKS.executor],
   invalid: [
+    // The same callbacks in a function anything may call, at any time.
+    {
+      code: exportedMain(CALLBACKS.reduce),
+      errors: [{ messageId: 'blockingCall', line: 3, column: 77, suggestions: [{ messageId: 'useAsyncTwin', output: exportedMain(CALLBACKS.reduce)
+        .replace("from 'node:fs';\n", "from 'node:fs';\nimport { readdir } from 'node:fs/promises';\n").replace('...readdirSync(dir)', '...await readdir(dir)') }] }],
+    },
+    {
+      code: exportedMain(CALLBACKS.executor),
+      errors: [{ messageId: 'blockingCall', line: 3, column: 68, suggestions: [{ messageId: 'useAsyncTwin', output: exportedMain(CALLBACKS.executor)
+        .replace("from 'node:fs';\n", "from 'node:fs';\nimport { readFile } from 'node:fs/promises';\n").replace("resolve(readFileSync('key.pem'))", "resolve(await readFile('key.pem'))") }] }],
+    },
     // After `listen`, requests are served while the rest of `main` runs.
     {
       code: `import { readFileSync } from 'node:fs';
