@@ -109,8 +109,21 @@ function importerCalls(
 
 /** The names `fn` is exported under, and its uses in its own file that are not the export itself. */
 function mentionsAny(text: string, names: readonly string[]): boolean {
-  return names.some((name) => new RegExp(`\\b${name.replace(/[$]/g, '\\$')}\\b`).test(text));
+  return names.some((name) => wordPattern(name).test(text));
 }
+
+/** A shared module's export is looked for in each of its importers: its pattern is compiled once. */
+function wordPattern(name: string): RegExp {
+  let pattern = wordPatterns.get(name);
+  if (!pattern) {
+    if (wordPatterns.size >= 1000) wordPatterns.clear();
+    pattern = new RegExp(`\\b${name.replace(/[$]/g, '\\$')}\\b`);
+    wordPatterns.set(name, pattern);
+  }
+  return pattern;
+}
+
+const wordPatterns = new Map<string, RegExp>();
 
 interface Exported {
   names: Set<string>;

@@ -262,11 +262,28 @@ export function isProjectSpecifier(sourceCode: Services, specifier: string): boo
   if (name === null) return true;
   const from = sourceFileOf(sourceCode);
   if (!from || specifier.startsWith('\0') || isBuiltin(specifier)) return false;
-  // A declared dependency is a package: asking the resolver, from every folder, costs more than the lint.
-  if (declaresDependency(from, name)) return false;
-  const resolution = resolveImport(from, specifier);
-  return resolution.kind === 'file' && resolution.local;
+  // Asked again for every reference to the import, by every rule: one answer per generation.
+  if (projectGeneration !== generation) {
+    projectSpecifiers.clear();
+    projectGeneration = generation;
+  }
+  // A path holds no NUL, so the first one ends it.
+  const key = `${from}\0${specifier}`;
+  let answer = projectSpecifiers.get(key);
+  if (answer === undefined) {
+    // A declared dependency is a package: asking the resolver, from every folder, costs more than the lint.
+    if (declaresDependency(from, name)) answer = false;
+    else {
+      const resolution = resolveImport(from, specifier);
+      answer = resolution.kind === 'file' && resolution.local;
+    }
+    projectSpecifiers.set(key, answer);
+  }
+  return answer;
 }
+
+const projectSpecifiers = new Map<string, boolean>();
+let projectGeneration = -1;
 
 /**
  * A specifier of the project's own (`./roles`, `../data/db`) that names no file the lint can read:
@@ -289,8 +306,23 @@ const MAX_HOPS = 4;
 export function localExport(sourceCode: Services, ref: ModuleRef): { value: LocalValue; rest: readonly string[] } | null {
   const from = sourceFileOf(sourceCode);
   if (!from) return null;
-  return exportFrom(from, ref.module, ref.path, 0);
+  // Every rule asks after the same few imports of a file, and each asking resolved the specifier
+  // and read the module's exports again; the answer rests only on modules, kept per generation.
+  if (exportsGeneration !== generation) {
+    exportAnswers.clear();
+    exportsGeneration = generation;
+  }
+  const key = JSON.stringify([from, ref.module, ...ref.path]);
+  let found = exportAnswers.get(key);
+  if (found === undefined) {
+    found = exportFrom(from, ref.module, ref.path, 0);
+    exportAnswers.set(key, found);
+  }
+  return found;
 }
+
+const exportAnswers = new Map<string, { value: LocalValue; rest: readonly string[] } | null>();
+let exportsGeneration = -1;
 
 function exportFrom(from: string, specifier: string, refPath: readonly string[], hops: number): { value: LocalValue; rest: readonly string[] } | null {
   const target = localTarget(from, specifier);

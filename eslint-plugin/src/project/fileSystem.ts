@@ -49,8 +49,12 @@ export function projectVersion(): number {
 }
 
 function key(file: string): string {
-  return path.resolve(file);
+  // Nearly every path asked about is resolved already, and resolving it again costs more than the lookup it keys.
+  return path.sep === '/' && RESOLVED.test(file) ? file : path.resolve(file);
 }
+
+/** An absolute POSIX path without `.`, `..` or empty segments or a trailing slash: `path.resolve` hands it back unchanged. */
+const RESOLVED = /^(?:\/(?!\.\.?(?:\/|$))[^/]+)+$/;
 
 /**
  * Lays the editor's unsaved `text` over `file` (absolute path), or removes the overlay with null
