@@ -86,7 +86,7 @@ const nodeBundle = {
   logLevel: 'warning',
   // ESLint's TypeScript config loader, imported at run time from node_modules/jiti next to the
   // bundle (copied there by jitiFiles); oxc's parser, ESM with a native binding (oxcFiles).
-  external: ['jiti', 'jiti/*', 'oxc-parser'],
+  external: ['jiti', 'jiti/*', 'oxc-parser', 'oxc-parser/*'],
 };
 
 /**

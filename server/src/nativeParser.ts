@@ -29,7 +29,28 @@ import { analyze } from '@typescript-eslint/scope-manager';
 import { visitorKeys } from '@typescript-eslint/visitor-keys';
 import * as ts from 'typescript';
 
-type OxcParser = typeof import('oxc-parser');
+type OxcOptions = NonNullable<Parameters<typeof import('oxc-parser').parseSync>[2]>;
+
+/**
+ * What this module uses of oxc: its binding's `parseSync`, whose result turns each field into a
+ * JavaScript value only when it is read (the program as a JSON string), and the package's own
+ * `jsonParseAst` for that string. The package's `parseSync` reads every field, the module record
+ * (imports and exports) included, which costs about half as much as parsing the file, and nothing
+ * here reads it; a field left unread is freed with the result, at the next collection.
+ */
+export interface OxcParser {
+  parseSync(filename: string, code: string, options: OxcOptions): { readonly program: string; readonly comments: readonly OxcComment[]; readonly errors: readonly unknown[] };
+  jsonParseAst(programJson: string): unknown;
+  /** The binding oxc loaded (its platform target), when it says. */
+  __napiBindingTarget?: string;
+}
+
+interface OxcComment {
+  type: string;
+  value: string;
+  start: number;
+  end: number;
+}
 
 export interface NativeParser {
   parser: Linter.Parser;
@@ -48,10 +69,13 @@ export function loadNativeParser(fallback: Linter.Parser): NativeParser | null {
   if (process.env.ASYNC_HAZARDS_NATIVE_PARSER === 'off') return null;
   let oxc: OxcParser;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous, and optional
-    oxc = require('oxc-parser') as OxcParser;
+    /* eslint-disable @typescript-eslint/no-require-imports -- synchronous, and optional */
+    const binding = require('oxc-parser/src-js/bindings') as Pick<OxcParser, 'parseSync' | '__napiBindingTarget'>;
+    const { jsonParseAst } = require('oxc-parser/src-js/wrap') as Pick<OxcParser, 'jsonParseAst'>;
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    oxc = { parseSync: binding.parseSync, jsonParseAst, __napiBindingTarget: binding.__napiBindingTarget };
     // A binding may load and still fail on first use (a WASI build without its runtime).
-    if (oxc.parseSync('probe.ts', 'let a = 1;').errors.length !== 0) return null;
+    if (oxc.parseSync('probe.ts', 'let a = 1;', { lang: 'ts' }).errors.length !== 0) return null;
   } catch {
     return null;
   }
@@ -85,7 +109,7 @@ export function createNativeParser(oxc: OxcParser, fallback: Linter.Parser): Nat
   const native: NativeParser = {
     parser: { meta: { name: 'async-hazards/native-parser' }, parseForESLint },
     lastParse: null,
-    binding: (oxc as { __napiBindingTarget?: string }).__napiBindingTarget ?? 'native',
+    binding: oxc.__napiBindingTarget ?? 'native',
   };
   return native;
 
@@ -111,7 +135,13 @@ export function createNativeParser(oxc: OxcParser, fallback: Linter.Parser): Nat
         // oxc's checks after parsing catch more of what TypeScript's parser rejects (octal literals).
         showSemanticErrors: true,
       });
-      built = parsed.errors.length > 0 ? 'syntax error' : buildResult(code, parsed.program as unknown as Node, parsed.comments, options);
+      if (parsed.errors.length > 0) {
+        // Read, so the serialized program is freed now rather than when the result is collected.
+        void parsed.program;
+        built = 'syntax error';
+      } else {
+        built = buildResult(code, oxc.jsonParseAst(parsed.program) as Node, parsed.comments, options);
+      }
     } catch (error) {
       built = error instanceof Unsupported ? error.message : `internal error: ${String(error)}`;
     }

@@ -8,7 +8,7 @@
  * argument.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
 import { constInit, findVariable, isFunctionNode, returnedValues, skipTransparent, staticPropertyName, walk } from './ast';
 import { resolveCalleeFunction, resolveImportedFunction } from './callGraph';

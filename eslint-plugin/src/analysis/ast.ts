@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 
 export type FunctionNode =
   | TSESTree.FunctionDeclaration
@@ -224,11 +224,10 @@ export function nodeAtIndex(root: TSESTree.Node, index: number, visitorKeys: TSE
     for (const key of visitorKeys[node.type] ?? fallbackKeys(node)) {
       const child = record[key];
       if (Array.isArray(child)) {
-        for (const item of child) {
-          if (isNodeLike(item) && containsIndex(item, index)) {
-            node = item;
-            continue descend;
-          }
+        const item = containingItem(child, index);
+        if (item) {
+          node = item;
+          continue descend;
         }
       } else if (isNodeLike(child) && containsIndex(child, index)) {
         node = child;
@@ -237,6 +236,30 @@ export function nodeAtIndex(root: TSESTree.Node, index: number, visitorKeys: TSE
     }
     return node;
   }
+}
+
+/**
+ * The item of a child list that contains `index`. A list's nodes are in source order and do not
+ * overlap, so a long one (a module's statements, searched once per text match) is bisected; a
+ * hole (`[a, , b]`) sends the search back to the plain scan.
+ */
+function containingItem(items: readonly unknown[], index: number): TSESTree.Node | null {
+  let low = 0;
+  let high = items.length;
+  while (high - low > 8) {
+    const middle = (low + high) >>> 1;
+    const item = items[middle];
+    if (!isNodeLike(item)) break;
+    if (item.range[1] <= index) low = middle + 1;
+    else if (item.range[0] > index) high = middle;
+    else return item;
+  }
+  // Every item from `high` on starts after `index`.
+  for (let i = low; i < high; i++) {
+    const item = items[i];
+    if (isNodeLike(item) && containsIndex(item, index)) return item;
+  }
+  return null;
 }
 
 function containsIndex(node: TSESTree.Node, index: number): boolean {

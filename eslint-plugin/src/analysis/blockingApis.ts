@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import type { ModuleRef } from './imports';
 import { constInit, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { normalizeModule, refMatches, resolveReference } from './imports';

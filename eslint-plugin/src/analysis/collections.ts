@@ -1,6 +1,6 @@
 import type * as ts from 'typescript';
 import type { ParserServicesWithTypeInformation, TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import type { ModuleExport } from '../util/settings';
 import type { FunctionNode } from './ast';
 import { constInit, contains, findObjectProperty, findVariable, isFunctionNode, patternNames, skipTransparent, staticPropertyName, walk } from './ast';

@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import type { ModuleRef } from './imports';
 import type { CatalogEntry, ConstructionKind } from './catalog';
 import { CONSTRUCTORS, TYPE_NAMES, WRAPPERS } from './catalog';

@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import { conjuncts, findVariable, skipTransparent, staticPropertyName } from './ast';
 import { resolveReference } from './imports';
 import { localExport } from './localModules';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import { isDevelopmentOnly, packageImporters, resolveImport } from '../project';
 import { walk } from './ast';
 import { isDevOnly } from './devOnly';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import { pathKind, resolveImport } from '../project';
 import { skipTransparent } from './ast';
 import { isProjectSpecifier, sourceFileOf } from './localModules';

@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import { findObjectProperty, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { importedModules, refMatches, resolveReference } from './imports';
 import { nearestDependencies } from '../project';

@@ -6,7 +6,7 @@
  * loses the connection when `begin` fails. This file finds that window.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import { contains, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import type { Acquisition } from './locks';
 import { cannotThrow } from './rejections';

@@ -4,7 +4,7 @@
  * and property reads safe; the conservative answer is always "unknown".
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import { constInit, findVariable, skipTransparent, staticPropertyName, walk } from './ast';
 import { thisClass } from './construction';
 

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import { entryReach, nearestPackage, packageFilesNaming, packageImporters, pathKind, readText } from '../project';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';

@@ -39,7 +39,7 @@
  * `pool.query()` are not manual acquisitions and never appear here.
  */
 import type { ParserServices, TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import type { ResourceShape } from '../util/settings';
 import type { FunctionNode } from './ast';
 import { contains, enclosingFunction, findVariable, isFunctionNode, nodesAtMatches, skipTransparent, staticPropertyName } from './ast';

@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
 import { constInit, findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
 import type { ModuleRef } from './imports';

@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import type { ModuleExport } from '../util/settings';
 import { constInit, findObjectProperty, findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
 import type { ConstructionKind } from './catalog';

@@ -1,6 +1,6 @@
 import type * as ts from 'typescript';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
 import { calleeName, findVariable, isFunctionNode, patternNames, returnedValues, skipTransparent, staticPropertyName, walk } from './ast';
 import { getCallGraph, resolveCalleeFunction } from './callGraph';

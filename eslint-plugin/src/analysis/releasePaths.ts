@@ -6,7 +6,7 @@
  * function's to release).
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
 import { contains, findVariable, isFunctionNode, skipTransparent } from './ast';
 import { leakBeforeHandOver } from './handOver';

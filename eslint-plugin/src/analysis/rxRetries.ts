@@ -6,7 +6,7 @@
  * (`timer(1000).pipe(map(…))`) and a retry without one (`retry(3)`) are not this.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import { isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { refMatches, resolveReference } from './imports';
 

@@ -1,5 +1,5 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
 import type { BlockingCall } from './blockingApis';
 import { findObjectProperty, isFunctionNode, skipTransparent } from './ast';

@@ -1,6 +1,6 @@
 import { isBuiltin } from 'node:module';
 import type { ParserServices, TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import type * as TS from 'typescript';
 import { readText } from '../project';
 import type { ModuleExport } from '../util/settings';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from './nodeTypes';
 import { isLibraryPackage, isTestSuiteFile, packageFilesNaming, packageImporters } from '../project';
 import { contains, isFunctionNode, walk } from './ast';
 import { resolveReference } from './imports';

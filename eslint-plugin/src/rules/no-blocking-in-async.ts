@@ -1,6 +1,6 @@
 import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type {
   AsyncTwin, BlockingChain, BlockingOptions, ChainAnalysis, FunctionNode, ModuleExportEntry, WaitLoop,
 } from '../analysis';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { CallPattern, FunctionNode, PromiseArrayOrigin, PromiseOrigin } from '../analysis';
 import {
   asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forEachDropsRejections, forOfRewrite,

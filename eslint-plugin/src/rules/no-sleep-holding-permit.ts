@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { Acquisition, Edit, Holder, SleepAnalysis, SleepLink, SleepPlacement, SleepSite } from '../analysis';
 import {
   callbackHolder,

@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { BoundingRewrite, CollectionContext, FanOut, TextEdit, ValueOrigin } from '../analysis';
 import {
   boundingLibraries, collectionSize, createCollectionTypes, describeDroppedFanOut, describeFanOut, fanOutRewrite, forEachDropsRejections,

@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { Acquisition, AcquisitionKind, ReleaseProblem } from '../analysis';
 import {
   checkReleasePaths, findManualAcquisitions, getCallGraph, getConstruction, processRole, runsAgainAfterFailure, skipTransparent, staticPropertyName,

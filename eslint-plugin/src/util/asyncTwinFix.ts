@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { AsyncTwin, FunctionNode } from '../analysis';
 import { contains, skipTransparent } from '../analysis';
 import { awaitNeedsParens, stdoutKeepsMeaning } from './awaitRewrite';

@@ -1,5 +1,5 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 
 // Helpers for suggestions that put `await` in front of a rewritten call.
 

@@ -1,5 +1,5 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import path from 'node:path';
 import type { AsyncContext, HandlerRegistration, InFlight, ServingCall } from '../analysis';
 import { functionName, runningFunction, skipTransparent, sourceFileOf } from '../analysis';

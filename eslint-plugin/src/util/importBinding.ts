@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import { normalizeModule, requiredModule, resolveVariable } from '../analysis/imports';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;

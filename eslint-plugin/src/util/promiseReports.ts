@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { PromiseArrayOrigin, PromiseOrigin, TypeOracle } from '../analysis';
 import { chainRootText, createTypeOracle, getAsyncContext, mapForOfRewrite, skipTransparent } from '../analysis';
 import { getOptionalParserServices } from './parserServices';

@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { Acquisition, ReleaseSite } from '../analysis';
 import { contains, firstExit, patternNames, releaseCoverStatement, statementList, walk } from '../analysis';
 

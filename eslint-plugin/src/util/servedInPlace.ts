@@ -1,5 +1,5 @@
 import type { TSESLint } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { BlockingCall, BlockingOptions, ChainLink, RoleSubject, ServedBlocking } from '../analysis';
 import { isCpuHeavy, matchBlockingCall, moduleSourceCode, servedBlocking } from '../analysis';
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { TSESTree } from '@typescript-eslint/utils';
 import type { FunctionNode } from '../../src/analysis';
 import { callsOf, onlyCalledFrom } from '../../src/analysis';
 import { parse } from './parse';
@@ -18,7 +19,7 @@ function named(parsed: ReturnType<typeof parse>, name: string): FunctionNode {
 function onlyFromAsync(code: string, helper: string): boolean {
   const parsed = parse(code);
   const only = onlyCalledFrom(parsed.sourceCode, (call) => {
-    for (let node = call.parent; node; node = node.parent) {
+    for (let node: TSESTree.Node | undefined = call.parent; node; node = node.parent) {
       if (node.type === AST_NODE_TYPES.FunctionDeclaration || node.type === AST_NODE_TYPES.ArrowFunctionExpression) return node.async;
     }
     return false;
