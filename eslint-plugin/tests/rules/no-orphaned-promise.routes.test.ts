@@ -36,6 +36,8 @@ const cases = {
       code: `const db = require('../db');\n\nconst list = async (req, res) => {\n  res.json(await db.query('select * from users'));\n};`,
       filename: users4,
     },
+    // Handed to an object that is named like a router but is not one from `express`.
+    { code: fs.readFileSync(fixture('express-routes/v4/src/controllers/reports.js'), 'utf8'), filename: fixture('express-routes/v4/src/controllers/reports.js') },
     // Registered, but every error is caught and handed to the declared `next`.
     {
       code: `const db = require('../db');\n\nexports.list = async (req, res, next) => {\n  try {\n    res.json(await db.query('select * from users'));\n  } catch (error) {\n    return next(error);\n  }\n};`,
