@@ -1,8 +1,8 @@
 import type { TSESLint } from '@typescript-eslint/utils';
-import { dependencyVersion } from '../project';
+import { declaresDependency, dependencyVersion } from '../project';
 import type { FunctionNode } from './ast';
 import type { Framework, HandlerRegistration } from './handlers';
-import { handlerRegistration } from './handlers';
+import { handlerRegistration, importedRegistration } from './handlers';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -38,6 +38,11 @@ const POLICIES: Readonly<Partial<Record<Framework | 'node-cron', PolicyRow>>> = 
   'node-cron': { package: 'node-cron', majors: [{ from: 1, policy: 'ignores' }, { from: 2, policy: 'handles' }] },
 };
 
+/** The packages of the frameworks that, at some major, drop the promise. */
+const IGNORING_PACKAGES: readonly string[] = Object.values(POLICIES)
+  .filter((row) => row.majors.some((m) => m.policy === 'ignores'))
+  .map((row) => row.package);
+
 /** The package whose version decides the framework's policy. */
 export function policyPackage(framework: Framework | 'node-cron'): string | null {
   return POLICIES[framework]?.package ?? null;
@@ -69,7 +74,22 @@ export interface FrameworkVerdict {
  * version is unknown.
  */
 export function handlerPromiseVerdict(sourceCode: Services, filename: string, fn: FunctionNode): FrameworkVerdict | null {
-  const registration = handlerRegistration(sourceCode, filename, fn);
+  return verdictFor(filename, handlerRegistration(sourceCode, filename, fn));
+}
+
+/**
+ * The same for an exported async function that a file importing it registers
+ * (`router.get('/x', one)`): the version is the one `fn`'s own file runs against.
+ */
+export function importedHandlerVerdict(sourceCode: Services, filename: string, fn: FunctionNode): (FrameworkVerdict & { file: string }) | null {
+  // Only a package that depends on a framework that drops a promise asks its importers.
+  if (!IGNORING_PACKAGES.some((pkg) => declaresDependency(filename, pkg))) return null;
+  const registration = importedRegistration(sourceCode, fn);
+  const verdict = registration && verdictFor(filename, registration);
+  return verdict && registration ? { ...verdict, file: registration.file } : null;
+}
+
+function verdictFor(filename: string, registration: HandlerRegistration | null): FrameworkVerdict | null {
   if (!registration) return null;
   const pkg = policyPackage(registration.framework);
   const major = pkg ? dependencyVersion(filename, pkg).major : null;

@@ -9,6 +9,8 @@ import { annotatedRef } from './construction';
 import { declaresDependency } from '../project';
 import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
+import { importerUses } from './knownCallers';
+import { lintGeneration, sourceFileOf } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -179,6 +181,33 @@ export function handlerRegistration(sourceCode: Services, filename: string, fn: 
   return result;
 }
 
+type ImportedRegistration = HandlerRegistration & { file: string };
+
+const importedCache = new WeakMap<FunctionNode, { generation: number; found: ImportedRegistration | null }>();
+
+/**
+ * How a server framework runs the exported function `fn` when a file of its package that imports
+ * it registers it (`router.get('/x', one)` after `const { one } = require('./controller')`), the
+ * receiver told by what it is in that file. `node` is the registering call, in `file`. Null when
+ * no importer registers it, or the importers are not known.
+ */
+export function importedRegistration(sourceCode: Services, fn: FunctionNode): ImportedRegistration | null {
+  const generation = lintGeneration();
+  const hit = importedCache.get(fn);
+  if (hit && hit.generation === generation) return hit.found;
+  let found: ImportedRegistration | null = null;
+  for (const use of importerUses(sourceCode, fn) ?? []) {
+    const registration = registeredAt(use.sourceCode, fn, use.node);
+    const file = sourceFileOf(use.sourceCode);
+    if (registration && file) {
+      found = { ...registration, file };
+      break;
+    }
+  }
+  importedCache.set(fn, { generation, found });
+  return found;
+}
+
 /** The nearest function `node` runs in, through synchronous callbacks, that a framework runs per request. */
 export function enclosingHandler(
   sourceCode: Services,
@@ -271,8 +300,12 @@ function receiverOf(sourceCode: Services, node: TSESTree.Node, depth: number): R
   }
   if (expr.type !== AST_NODE_TYPES.Identifier) return null;
   const variable = findVariable(sourceCode, expr);
-  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-  if (!variable || !def) return null;
+  if (!variable) {
+    const init = implicitGlobalInit(sourceCode, expr);
+    return init ? receiverOf(sourceCode, init, depth + 1) : null;
+  }
+  const def = variable.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!def) return null;
   if (def.type === 'Variable' && def.node.id === def.name && def.node.init) {
     const reassigned = def.node.parent.kind !== 'const' && variable.references.some((r) => r.isWrite() && !r.init);
     return reassigned ? null : receiverOf(sourceCode, def.node.init, depth + 1) ?? typedReceiver(sourceCode, def.name);
@@ -280,6 +313,22 @@ function receiverOf(sourceCode: Services, node: TSESTree.Node, depth: number): R
   if (def.type === 'Variable') return typedReceiver(sourceCode, def.name);
   if (def.type === 'Parameter') return typedReceiver(sourceCode, def.name) ?? handedOver(sourceCode, def.node, def.name, depth);
   return null;
+}
+
+/**
+ * The value of a name the file never declares but assigns once, in a statement of its own at
+ * top level (`Router = express.Router()`, an implicit global of sloppy code): every other
+ * reference in the file reads that value. Null when it is written anywhere else in the file.
+ */
+function implicitGlobalInit(sourceCode: Services, id: TSESTree.Identifier): TSESTree.Expression | null {
+  const global = sourceCode.scopeManager?.globalScope;
+  if (!global) return null;
+  const writes = global.through.filter((r) => r.identifier.name === id.name && r.isWrite());
+  const write = writes.length === 1 ? writes[0] : undefined;
+  const assignment = write?.identifier.parent;
+  if (assignment?.type !== AST_NODE_TYPES.AssignmentExpression || assignment.operator !== '=' || assignment.left !== write?.identifier) return null;
+  const statement = assignment.parent;
+  return statement.type === AST_NODE_TYPES.ExpressionStatement && statement.parent.type === AST_NODE_TYPES.Program ? assignment.right : null;
 }
 
 function factoryReceiver(ref: ModuleRef, expr: TSESTree.CallExpression | TSESTree.NewExpression): Receiver | null {

@@ -19,6 +19,16 @@ const MAX_IMPORTERS = 16;
 const DEFAULT = 'default';
 
 const cache = new WeakMap<FunctionNode, { generation: number; sites: readonly ExportCallSite[] | null }>();
+const useCache = new WeakMap<FunctionNode, { generation: number; uses: readonly ExportUse[] | null }>();
+
+/** A read of an exported function in a file that imports it (`one` in `router.get('/x', one)`), in that file (`sourceCode`). */
+export interface ExportUse {
+  sourceCode: Services;
+  node: TSESTree.Node;
+}
+
+/** What is collected at each use of an export: only calls (`knownCallers`), or every read (`importerUses`). */
+type Collect = 'calls' | 'uses';
 
 /**
  * Every call of the exported function `fn`, in its own file and in the files of its package that
@@ -37,20 +47,48 @@ export function knownCallers(sourceCode: Services, fn: FunctionNode): readonly E
   const generation = lintGeneration();
   const hit = cache.get(fn);
   if (hit && hit.generation === generation) return hit.sites;
-  const sites = computeCallers(sourceCode, fn);
+  const found = computeCallers(sourceCode, fn);
+  const sites = found && found.map((s) => ({ sourceCode: s.sourceCode, call: s.node })).filter((s): s is ExportCallSite => isCall(s.call));
   cache.set(fn, { generation, sites });
   return sites;
 }
 
-function computeCallers(sourceCode: Services, fn: FunctionNode): readonly ExportCallSite[] | null {
+/**
+ * Every read of the exported function `fn` (not a class's method) in the files of its package
+ * that import it, whatever it is used for: `router.get('/x', one)` hands it to a router. Its own
+ * file's uses are not included. Null when the importers are not known (no package, too many, an
+ * import handed on), or when `fn` is not exported. One-shot importers are left out, as for
+ * `knownCallers`.
+ */
+export function importerUses(sourceCode: Services, fn: FunctionNode): readonly ExportUse[] | null {
+  const generation = lintGeneration();
+  const hit = useCache.get(fn);
+  if (hit && hit.generation === generation) return hit.uses;
+  const file = sourceFileOf(sourceCode);
+  const found = file === null || instanceMethodOf(fn) || staticMethodOf(fn) ? null : exportedUses(sourceCode, fn);
+  let uses: ExportUse[] | null = null;
+  if (file !== null && found && found.names.size > 0) {
+    uses = [];
+    const named = [...found.names].filter((n) => n !== DEFAULT);
+    if (importerCalls(file, found.names, named, found.names.has(DEFAULT), null, 0, uses, 'uses') === null) uses = null;
+  }
+  useCache.set(fn, { generation, uses });
+  return uses;
+}
+
+function isCall(node: TSESTree.Node): node is TSESTree.CallExpression | TSESTree.NewExpression {
+  return node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression;
+}
+
+function computeCallers(sourceCode: Services, fn: FunctionNode): readonly ExportUse[] | null {
   const file = sourceFileOf(sourceCode);
   const instance = instanceMethodOf(fn);
-  if (instance) return file === null ? null : instanceCalls(sourceCode, file, instance);
+  if (instance) return file === null ? null : instanceCalls(sourceCode, file, instance)?.map((s) => ({ sourceCode: s.sourceCode, node: s.call })) ?? null;
   const method = staticMethodOf(fn);
   const exported = file === null ? null : method ? classExportsOf(sourceCode, method) : exportsOf(sourceCode, fn);
   if (file === null || exported === null) return null;
-  const sites: ExportCallSite[] = [];
-  for (const call of exported.ownCalls) sites.push({ sourceCode, call });
+  const sites: ExportUse[] = [];
+  for (const call of exported.ownCalls) sites.push({ sourceCode, node: call });
   // A function of this file that it never exports: its own calls are all there are.
   if (exported.names.size === 0) return sites.length > 0 ? sites : null;
   // One-shot importers (tests, scripts) run nothing in a serving process, and a file whose text
@@ -58,7 +96,7 @@ function computeCallers(sourceCode: Services, fn: FunctionNode): readonly Export
   const named = method ? [method.name] : [...exported.names].filter((n) => n !== DEFAULT);
   // Any importer may construct the class, or hand it on, under a name of its own choosing.
   const everyImporter = method ? method.name === CONSTRUCTOR : exported.names.has(DEFAULT);
-  const seen = importerCalls(file, exported.names, named, everyImporter, method?.name ?? null, 0, sites);
+  const seen = importerCalls(file, exported.names, named, everyImporter, method?.name ?? null, 0, sites, 'calls');
   if (seen === null) return null;
   // Only one-shot code uses it (a test, a script): known, and none of it serves.
   return sites.length > 0 || seen ? sites : null;
@@ -80,7 +118,8 @@ function importerCalls(
   everyImporter: boolean,
   method: string | null,
   depth: number,
-  sites: ExportCallSite[],
+  sites: ExportUse[],
+  collect: Collect,
 ): boolean | null {
   const importers = packageImporters(file);
   if (importers === null) return null;
@@ -96,11 +135,11 @@ function importerCalls(
     const other = moduleSourceCode(importer);
     if (!other) return null;
     const reexported = new Set<string>();
-    const calls = callsFrom(other, importer, file, names, method, method === null && depth < MAX_REEXPORTS ? reexported : null);
+    const calls = callsFrom(other, importer, file, names, method, method === null && depth < MAX_REEXPORTS ? reexported : null, collect);
     if (calls === null) return null;
-    for (const call of calls) sites.push({ sourceCode: other, call });
+    for (const node of calls) sites.push({ sourceCode: other, node });
     if (reexported.size === 0) continue;
-    const further = importerCalls(importer, reexported, [...reexported].filter((n) => n !== DEFAULT), reexported.has(DEFAULT), null, depth + 1, sites);
+    const further = importerCalls(importer, reexported, [...reexported].filter((n) => n !== DEFAULT), reexported.has(DEFAULT), null, depth + 1, sites, collect);
     if (further === null) return null;
     oneShot ||= further;
   }
@@ -374,8 +413,11 @@ function callsFrom(
   names: ReadonlySet<string>,
   method: string | null,
   reexported: Set<string> | null,
-): (TSESTree.CallExpression | TSESTree.NewExpression)[] | null {
-  const calls: (TSESTree.CallExpression | TSESTree.NewExpression)[] = [];
+  collect: Collect,
+): TSESTree.Node[] | null {
+  const calls: TSESTree.Node[] = [];
+  // A plain read counts as a use; for `knownCallers` only a call does.
+  const usedAt = (use: TSESTree.Node): TSESTree.Node | null => collect === 'uses' ? use : calledAt(use);
   let unknown = false;
   const goesTo = (source: TSESTree.Node | null | undefined): boolean => {
     if (source?.type !== AST_NODE_TYPES.Literal || typeof source.value !== 'string') return false;
@@ -401,7 +443,7 @@ function callsFrom(
       }
     } else if (node.type === AST_NODE_TYPES.CallExpression && isRequire(node) && goesTo(node.arguments[0])) {
       // `require('./db').connect()` on a class's module: left unknown rather than read both ways.
-      if ((method && node.parent.type === AST_NODE_TYPES.MemberExpression) || !bindModule(node, names, bindings, calls)) unknown = true;
+      if ((method && node.parent.type === AST_NODE_TYPES.MemberExpression) || !bindModule(node, names, bindings, calls, usedAt)) unknown = true;
     } else if (node.type === AST_NODE_TYPES.ImportExpression && goesTo(node.source)) {
       if (!bindDynamic(node, names, bindings)) unknown = true;
     }
@@ -422,7 +464,7 @@ function callsFrom(
         continue;
       }
       if (!namespace) {
-        const call = calledAt(use);
+        const call = usedAt(use);
         if (!call) return null;
         calls.push(call);
         continue;
@@ -433,7 +475,7 @@ function callsFrom(
       const name = staticPropertyName(member);
       if (name === null) return null;
       if (!names.has(name)) continue;
-      const call = calledAt(member);
+      const call = usedAt(member);
       if (!call) return null;
       calls.push(call);
     }
@@ -492,11 +534,12 @@ function bindModule(
   expr: TSESTree.Node,
   names: ReadonlySet<string>,
   bindings: { id: TSESTree.Node; namespace: boolean }[],
-  calls: (TSESTree.CallExpression | TSESTree.NewExpression)[],
+  calls: TSESTree.Node[],
+  usedAt: (use: TSESTree.Node) => TSESTree.Node | null,
 ): boolean {
   const parent = expr.parent;
   if (parent?.type === AST_NODE_TYPES.ExpressionStatement) return true;
-  if (parent?.type === AST_NODE_TYPES.AwaitExpression) return bindModule(parent, names, bindings, calls);
+  if (parent?.type === AST_NODE_TYPES.AwaitExpression) return bindModule(parent, names, bindings, calls, usedAt);
   if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === expr) return bindPattern(parent.id, names, bindings);
   if (parent?.type === AST_NODE_TYPES.CallExpression && parent.callee === expr) {
     if (names.has(DEFAULT)) calls.push(parent);
@@ -506,7 +549,7 @@ function bindModule(
     const name = staticPropertyName(parent);
     if (name === null) return false;
     if (!names.has(name)) return true;
-    const call = calledAt(parent);
+    const call = usedAt(parent);
     if (call) calls.push(call);
     return call !== null;
   }

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { resolveCalleeFunction } from './callGraph';
 import { cannotBeNullish, collectionCallResult, isNeverThrowingCall } from './knownValues';
 import { importedFunction, importsProjectModules } from './moduleFunctions';
@@ -31,6 +31,40 @@ export function isRejectionGuarded(fn: FunctionNode, sourceCode?: Services): boo
     return expr.type === AST_NODE_TYPES.CallExpression && handlesRejection(expr);
   }
   return containsTry(body.body) && body.body.every((s) => isGuardedStatement(s, sourceCode));
+}
+
+/** Names a CommonJS module has without declaring them, which the host's `globalThis` does not hold. */
+const MODULE_NAMES: ReadonlySet<string> = new Set(['require', 'module', 'exports', '__dirname', '__filename']);
+
+/**
+ * A call in one of `fn`'s catch blocks (not in a nested function) of a name declared nowhere: no
+ * binding in scope, no configured global, not a global of the running host, never assigned in the
+ * file (`catch (error) { return next(error) }` where `next` is no parameter). It throws a
+ * `ReferenceError` inside the catch, so the catch does not keep the error: the function rejects.
+ */
+export function catchCallsUndeclared(sourceCode: Services, fn: FunctionNode): TSESTree.CallExpression | null {
+  const body = fn.body;
+  if (body?.type !== AST_NODE_TYPES.BlockStatement) return null;
+  let found: TSESTree.CallExpression | null = null;
+  walk(body, sourceCode.visitorKeys, (node) => {
+    if (found || (node !== body && isFunctionNode(node))) return false;
+    if (node.type !== AST_NODE_TYPES.CatchClause) return true;
+    walk(node.body, sourceCode.visitorKeys, (inner) => {
+      if (found || isFunctionNode(inner)) return false;
+      if (inner.type === AST_NODE_TYPES.CallExpression && inner.callee.type === AST_NODE_TYPES.Identifier && isUndeclared(sourceCode, inner.callee)) {
+        found = inner;
+      }
+      return true;
+    });
+    return true;
+  });
+  return found;
+}
+
+function isUndeclared(sourceCode: Services, id: TSESTree.Identifier): boolean {
+  if (findVariable(sourceCode, id) || MODULE_NAMES.has(id.name) || id.name in globalThis) return false;
+  const through = sourceCode.scopeManager?.globalScope?.through ?? [];
+  return !through.some((r) => r.identifier.name === id.name && r.isWrite());
 }
 
 function containsTry(statements: readonly TSESTree.Statement[]): boolean {

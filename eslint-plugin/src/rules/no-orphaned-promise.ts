@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '../analysis/nodeTypes';
-import type { CallPattern, FunctionNode, PromiseArrayOrigin, PromiseOrigin } from '../analysis';
+import type { CallPattern, FrameworkVerdict, FunctionNode, PromiseArrayOrigin, PromiseOrigin } from '../analysis';
 import {
-  asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forEachDropsRejections, forOfRewrite,
-  functionCannotThrow, ignoringLoader, handlerPromiseVerdict, isAwaitedArrayCombined, isDevOnlyModule, isFunctionNode, isPromiseHandled,
+  asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, catchCallsUndeclared, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forEachDropsRejections, forOfRewrite,
+  functionCannotThrow, ignoringLoader, handlerPromiseVerdict, importedHandlerVerdict, isAwaitedArrayCombined, isDevOnlyModule, isFunctionNode, isPromiseHandled,
   isExecutorGuarded, isRejectionGuarded, isVariableRead, matchesAllowList, mayRegisterHandlers, onlyTestsRun,
   promiseArrayOrigin, promiseCanReject, promiseOrigin, resurfacesRejection, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
 } from '../analysis';
@@ -244,13 +244,32 @@ export default createRule<Options, MessageId>({
         const verdict = handlerPromiseVerdict(sourceCode, context.filename, arg);
         if (!verdict) continue;
         settled.add(arg);
-        if (verdict.policy === 'handles' || isRejectionGuarded(arg) || (!strict && asyncBodyRejection(sourceCode, arg) === null) || failureIsSeen(arg)) continue;
-        const framework = verdict.framework === 'express' ? 'Express' : verdict.framework;
-        recordEvidence(context, arg, 'frameworkIgnoresPromise', [evidenceAt(verdict.registration.node, `registered with ${framework} ${verdict.major} here`)]);
-        const data = { framework, major: String(verdict.major), role: verdict.registration.role };
-        context.report({ node: arg, messageId: 'frameworkIgnoresPromise', data });
+        if (verdict.policy === 'handles' || !handlerRejects(arg) || failureIsSeen(arg)) continue;
+        reportFrameworkIgnores(arg, verdict);
       }
       return settled;
+    };
+
+    /**
+     * Can a handler's promise reject: an error outside any `try` that keeps it (at run time, for
+     * `recommended`), or a catch block that calls a name declared nowhere and so throws itself.
+     */
+    const handlerRejects = (fn: FunctionNode): boolean => catchCallsUndeclared(sourceCode, fn) !== null ||
+      (!isRejectionGuarded(fn) && (strict || asyncBodyRejection(sourceCode, fn) !== null));
+
+    const reportFrameworkIgnores = (fn: FunctionNode, verdict: FrameworkVerdict & { file?: string }): void => {
+      const framework = verdict.framework === 'express' ? 'Express' : verdict.framework;
+      recordEvidence(context, fn, 'frameworkIgnoresPromise', [evidenceAt(verdict.registration.node, `registered with ${framework} ${verdict.major} here`, verdict.file)]);
+      const data = { framework, major: String(verdict.major), role: verdict.registration.role };
+      context.report({ node: fn, messageId: 'frameworkIgnoresPromise', data });
+    };
+
+    /** An exported async function that a file importing it registers with a framework (`router.get('/x', one)`). */
+    const checkImportedHandler = (fn: FunctionNode): void => {
+      if (!fn.async) return;
+      const verdict = importedHandlerVerdict(sourceCode, context.filename, fn);
+      if (!verdict || verdict.policy === 'handles' || !handlerRejects(fn) || failureIsSeen(fn)) return;
+      reportFrameworkIgnores(fn, verdict);
     };
 
     /** An exported async function that a loader of its folder registers with an API that drops its promise. */
@@ -286,7 +305,10 @@ export default createRule<Options, MessageId>({
       CallExpression: checkCallback,
       NewExpression: checkCallback,
       AwaitExpression: checkAwait,
-      'ArrowFunctionExpression, FunctionExpression, FunctionDeclaration': checkLoaded,
+      'ArrowFunctionExpression, FunctionExpression, FunctionDeclaration'(fn: FunctionNode): void {
+        checkLoaded(fn);
+        checkImportedHandler(fn);
+      },
     };
   },
 });

@@ -22,6 +22,20 @@ declare function load(id: string): Promise<unknown>;`;
 ruleTester.run<MessageId, Options>('no-orphaned-promise (framework callbacks)', rule as never, {
   valid: [
     { code: ROUTE, filename: express5 },
+    // The catch's `next` is the handler's parameter: the error goes to Express's error handling.
+    {
+      code: `const express = require('express');
+const app = express();
+app.get('/users/:id', async (req, res, next) => {
+  try {
+    res.json(await load(req.params.id));
+  } catch (error) {
+    return next({ status: 404, error });
+  }
+});
+function load(id) { return Promise.reject(new Error(id)); }`,
+      filename: fixture('frameworks/express4/src/app.js'),
+    },
     { code: ROUTE, filename: unknownVersion },
     // Express 4, but the handler catches everything itself.
     {
@@ -37,7 +51,7 @@ app.get('/users/:id', async (req, res, next) => {
 declare function load(id: string): Promise<unknown>;`,
       filename: express4,
     },
-    // hono's \`app.on(method, path, handler)\` is a route: hono handles its promise.
+    // hono's `app.on(method, path, handler)` is a route: hono handles its promise.
     {
       code: `import { Hono } from 'hono';
 const app = new Hono();
@@ -50,6 +64,22 @@ declare function load(): Promise<unknown>;`,
     {
       code: ROUTE,
       filename: express4,
+      errors: [{ messageId: 'frameworkIgnoresPromise', line: 3, column: 23, data: { framework: 'Express', major: '4', role: 'route handler' } }],
+    },
+    // The catch calls a `next` declared nowhere (the handler takes no third parameter): it throws
+    // a ReferenceError, so the handler rejects anyway. With `next` declared it is valid (above).
+    {
+      code: `const express = require('express');
+const app = express();
+app.get('/users/:id', async (req, res) => {
+  try {
+    res.json(await load(req.params.id));
+  } catch (error) {
+    return next({ status: 404, error });
+  }
+});
+function load(id) { return Promise.reject(new Error(id)); }`,
+      filename: fixture('frameworks/express4/src/app.js'),
       errors: [{ messageId: 'frameworkIgnoresPromise', line: 3, column: 23, data: { framework: 'Express', major: '4', role: 'route handler' } }],
     },
     // Middleware through a router, on Express 4.

@@ -53,7 +53,11 @@ router.get('/badge/:id', async (request, response) => {
   } catch (error) {
     sendError(response, error);
   }
-});`;
+});
+// A catch that calls a name declared nowhere throws there itself: this one is declared.
+function sendError(response, error) {
+  response.status(500).send(String(error));
+}`;
 const ROUTE_AWAITS_OUTSIDE = ROUTE.replace('  const { label', '  const page = await loadPage(request.params.id);\n  const { label');
 
 // The constructor calls `connect()` only when the subscriber has no `connect` of its own: the one
