@@ -1,49 +1,41 @@
-import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type {
-  AsyncTwin, BlockingChain, BlockingOptions, ChainAnalysis, FunctionNode, ModuleExportEntry, WaitLoop,
+  BlockingChain, BlockingOptions, ChainAnalysis, FunctionNode, ModuleExportEntry, WaitLoop,
 } from '../analysis';
 import {
   DEFAULT_RANDOM_BYTES_THRESHOLD,
   busyWait,
   calleeName,
-  callsOf,
   createChainAnalysis,
   describeChain,
   enclosingHandler,
-  functionBody,
   functionName,
   getAsyncContext,
-  inFlightWork,
   isOncePerProcess,
-  isDevOnly,
-  isDevOnlyModule,
   isPlainSync,
   isRepeatedIn,
   isSingleMetadataCall,
-  isStartupPhase,
   matchBlockingCall,
   mayBlock,
   mayBlockInLocalModules,
   mayBeBlockingName,
   mayRegisterHandlers,
   onlyCalledFrom,
-  processRole,
   resolveCalleeFunction,
-  runningFunction,
   roleGlobs,
-  sourceFileOf,
   skipTransparent,
   unsetGuard,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
 import { evidenceAt, recordEvidence } from '../util/evidence';
-import { asyncTwinRewrite } from '../util/asyncTwinFix';
-import { calledByText, calleeText, describeWhere, servedByText, type RunContext } from '../util/blockingReports';
-import { reportedInPlace, servedInPlace } from '../util/servedInPlace';
-import { getSharedSettings, isStrict } from '../util/settings';
+import { twinRewrite } from '../util/asyncTwinFix';
+import { calleeText, describeWhere, runEvidence, type RunContext } from '../util/blockingReports';
+import { helperPlacement } from '../util/helperPlacement';
+import { createQuietness } from '../util/quietCode';
+import { reportedInPlace, servedInPlace, servedRunContext } from '../util/servedInPlace';
+import { blockingEntrySchema, getSharedSettings, isStrict } from '../util/settings';
 
 export type Options = [
   {
@@ -54,20 +46,6 @@ export type Options = [
   },
 ];
 export type MessageId = 'blockingCall' | 'blockingHelper' | 'busyWait' | 'invalidSetting' | 'useAsyncTwin';
-
-const entrySchema: JSONSchema4 = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: {
-      module: { type: 'string', description: 'Module specifier, with or without the `node:` prefix.' },
-      export: { type: 'string', description: 'Export name (`default` for the default export); dotted for members: `legacy.loadSync`.' },
-      method: { type: 'string', description: 'Any export of the module ending in this member name.' },
-    },
-    required: ['module'],
-    additionalProperties: false,
-  },
-};
 
 export default createRule<Options, MessageId>({
   name: 'no-blocking-in-async',
@@ -93,8 +71,8 @@ export default createRule<Options, MessageId>({
       {
         type: 'object',
         properties: {
-          blockingCalls: { ...entrySchema, description: 'Extra module exports that block (added to `settings["async-hazards"].blockingCalls`).' },
-          allow: { ...entrySchema, description: 'Module exports never reported, even when catalogued.' },
+          blockingCalls: { ...blockingEntrySchema, description: 'Extra module exports that block (added to `settings["async-hazards"].blockingCalls`).' },
+          allow: { ...blockingEntrySchema, description: 'Module exports never reported, even when catalogued.' },
           randomBytesThreshold: {
             type: 'integer',
             minimum: 0,
@@ -151,30 +129,7 @@ export default createRule<Options, MessageId>({
       return found ? { asyncFunction: found.handler, via: found.via, registration: found.registration } : null;
     }
 
-    let oneShot: boolean | null = null;
-    let devModule: boolean | null = null;
-    let inFlight: ReturnType<typeof inFlightWork> = null;
-    /**
-     * One-shot code (a CLI, a migration, a test) serves nobody while it blocks: even its own
-     * concurrent work only finishes later. Startup (`main()` before it listens, NestJS's
-     * onModuleInit) shares the loop with nothing, unless it starts concurrent work itself; code
-     * that runs only outside production serves no production traffic.
-     */
-    function quietHere(node: TSESTree.Node, fn: RunContext['asyncFunction']): boolean {
-      inFlight = null;
-      if (strict) return false;
-      // A module only a development process loads (a bundler's dev server behind `if (options.dev)`).
-      if (isDevOnly(sourceCode, node) || (devModule ??= isDevOnlyModule(sourceCode, filename))) return true;
-      oneShot ??= processRole(context).role === 'one-shot';
-      if (oneShot) return true;
-      if (!isStartupPhase(sourceCode, fn, node)) return false;
-      inFlight = inFlightWork(sourceCode, node, fn);
-      return inFlight === null;
-    }
-
-    function withInFlight(ctx: RunContext): RunContext {
-      return inFlight ? { ...ctx, inFlight } : ctx;
-    }
+    const quietness = createQuietness(sourceCode, context, strict);
 
     function report(
       node: TSESTree.Node,
@@ -187,17 +142,11 @@ export default createRule<Options, MessageId>({
     ): boolean {
       // Asked only of what would be reported: the phase may read the files that call this one.
       // A helper only serving code calls was judged at those calls.
-      if (judged) inFlight = null;
-      else if (quietHere(node, found.asyncFunction)) return false;
-      const ctx = withInFlight(found);
-      const fn = ctx.asyncFunction;
-      const where = describeWhere(ctx);
-      const start = ctx.registration
-        ? evidenceAt(ctx.registration.node, `${ctx.registration.framework} runs it per request from here`)
-        : evidenceAt(fn, ctx.sync ? 'a function the process may run while it serves, not only at startup' : 'async code starts here');
-      const beside = ctx.inFlight ? [evidenceAt(ctx.inFlight.at, ctx.inFlight.kind === 'fan-out' ? 'many of these run at once from here' : 'other work runs beside it from here')] : [];
-      recordEvidence(context, node, messageId, [...evidence, start, ...beside]);
-      context.report({ node, messageId, data: { ...data, where }, suggest });
+      const here = judged ? null : quietness(node, found.asyncFunction);
+      if (here?.quiet) return false;
+      const ctx = here?.inFlight ? { ...found, inFlight: here.inFlight } : found;
+      recordEvidence(context, node, messageId, [...evidence, ...runEvidence(ctx)]);
+      context.report({ node, messageId, data: { ...data, where: describeWhere(ctx) }, suggest });
       return true;
     }
 
@@ -218,9 +167,7 @@ export default createRule<Options, MessageId>({
         if (outside) blockingOutsideAsync = true;
         const served = outside ? servedInPlace(sourceCode, outside, context, inPlaceSettings) : null;
         if (!outside || !served) return;
-        const site = served.site;
-        const evidence = site ? [evidenceAt(site.call, 'runs it while serving from here', site.sourceCode === sourceCode ? undefined : sourceFileOf(site.sourceCode) ?? undefined)] : [];
-        const where: RunContext = { asyncFunction: served.fn, via: [], sync: true, ...(site ? { servedBy: servedByText(site) } : {}) };
+        const { ctx: where, evidence } = servedRunContext(sourceCode, served);
         if (report(call, 'blockingCall', where, { name: outside.api.name }, evidence)) reportedInSync.add(call.loc.start.line);
         return;
       }
@@ -229,7 +176,8 @@ export default createRule<Options, MessageId>({
       // One metadata syscall (`existsSync(p)`, not in a loop) takes microseconds: strict reports it.
       if (direct && (isOncePerProcess(sourceCode, call) || (!strict && isSingleMetadataCall(direct, ctx.asyncFunction)))) return;
       if (direct) {
-        const suggestion = direct.api.twin ? twinSuggestion(call, direct.api.twin, ctx) : null;
+        const rewrite = direct.api.twin ? twinRewrite(sourceCode, call, direct.api.twin, ctx) : null;
+        const suggestion: Suggestion | null = rewrite ? { messageId: 'useAsyncTwin', data: { replacement: rewrite.label }, fix: rewrite.fix } : null;
         report(call, 'blockingCall', ctx, { name: direct.api.name }, [], suggestion ? [suggestion] : []);
         return;
       }
@@ -249,36 +197,20 @@ export default createRule<Options, MessageId>({
       const ctx = servingCalls.get(call);
       if (!ctx || isOncePerProcess(sourceCode, call)) return false;
       const target = resolveCalleeFunction(sourceCode, call.callee);
-      return (!target || !unsetGuard(sourceCode, call, target)) && !quietHere(call, ctx.asyncFunction);
+      return (!target || !unsetGuard(sourceCode, call, target)) && !quietness(call, ctx.asyncFunction).quiet;
     });
     const placed = new Set<FunctionNode>();
 
     function reportInHelper(fn: FunctionNode): void {
       if (placed.has(fn)) return;
       placed.add(fn);
-      const calls = (callsOf(sourceCode, fn) ?? []).map((call) => ({ call, ctx: servingCalls.get(call) ?? null }));
-      const ctx: RunContext = { asyncFunction: fn, via: [], sync: true, servedBy: calledByText(calls) };
-      const evidence = calls.map(({ call }) => evidenceAt(call, 'runs it while serving from here'));
-      // Called in a loop, its one metadata call repeats per element: then it counts.
-      const quiet = !strict && !calls.some(({ call, ctx: at }) => {
-        const within = at?.asyncFunction ?? runningFunction(call);
-        return within !== null && isRepeatedIn(call, within);
-      });
-      const body = functionBody(sourceCode, fn);
-      for (const call of body.calls) {
-        // Serving code of its own (a handler inside the helper) is checked as such.
-        if (contextOf(call)) continue;
-        const direct = matchBlockingCall(sourceCode, call, blocking);
-        if (!direct) {
-          if (checkHelpers) checkHelperCall(call, ctx, true);
-          continue;
-        }
-        if (isOncePerProcess(sourceCode, call) || (quiet && isSingleMetadataCall(direct, fn)) || reportedInSync.has(call.loc.start.line)) continue;
-        report(call, 'blockingCall', ctx, { name: direct.api.name }, evidence, [], true);
+      const found = helperPlacement(sourceCode, fn, servingCalls, { blocking, strict, serves: (node) => contextOf(node) !== null, reportedLines: reportedInSync });
+      for (const entry of found.calls) {
+        if ('follow' in entry) checkHelperCall(entry.call, found.ctx, true);
+        else report(entry.call, 'blockingCall', found.ctx, { name: entry.name }, found.evidence, [], true);
       }
-      for (const loop of body.loops) {
-        const wait = contextOf(loop) ? null : busyWait(sourceCode, loop);
-        if (wait) report(loop, 'busyWait', ctx, { clock: wait.clockName, line: String(wait.clock.loc.start.line) }, [evidenceAt(wait.clock, 'clock read here'), ...evidence], [], true);
+      for (const { loop, wait } of found.waits) {
+        report(loop, 'busyWait', found.ctx, { clock: wait.clockName, line: String(wait.clock.loc.start.line) }, [evidenceAt(wait.clock, 'clock read here'), ...found.evidence], [], true);
       }
     }
 
@@ -342,13 +274,6 @@ export default createRule<Options, MessageId>({
     function checkHelperCalls(): void {
       if (!blockingOutsideAsync && !typed && !blockingReachable) return;
       for (const { call, ctx } of helperCalls) checkHelperCall(call, ctx);
-    }
-
-    function twinSuggestion(call: TSESTree.CallExpression, twin: AsyncTwin, ctx: RunContext): Suggestion | null {
-      // `await` is only valid in the async function's own body, not in a callback or a parameter default.
-      if (ctx.via.length > 0) return null;
-      const rewrite = asyncTwinRewrite(sourceCode, call, twin, ctx.asyncFunction);
-      return rewrite ? { messageId: 'useAsyncTwin', data: { replacement: rewrite.label }, fix: rewrite.fix } : null;
     }
 
     return {

@@ -1,6 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '../analysis/nodeTypes';
-import type { AsyncTwin, FunctionNode } from '../analysis';
+import type { AsyncContext, AsyncTwin, FunctionNode } from '../analysis';
 import { contains, skipTransparent } from '../analysis';
 import { awaitNeedsParens, stdoutKeepsMeaning } from './awaitRewrite';
 import type { ImportEdit } from './importBinding';
@@ -8,6 +8,16 @@ import { applyImportEdits, bindingFor } from './importBinding';
 import { nullThrows } from './nullThrows';
 
 type Services = Readonly<TSESLint.SourceCode>;
+
+/** `asyncTwinRewrite` for a call in async code `ctx`: `await` is only valid in the async function's own body, not in a callback. */
+export function twinRewrite(
+  sourceCode: Services,
+  call: TSESTree.CallExpression,
+  twin: AsyncTwin,
+  ctx: AsyncContext,
+): { label: string; fix: TSESLint.ReportFixFunction } | null {
+  return ctx.via.length > 0 ? null : asyncTwinRewrite(sourceCode, call, twin, ctx.asyncFunction);
+}
 
 /**
  * `fs.readFileSync(p)` → `await readFile(p)` plus the import, keeping the value the code used, for

@@ -3,6 +3,8 @@ import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import path from 'node:path';
 import type { AsyncContext, HandlerRegistration, InFlight, ServingCall } from '../analysis';
 import { functionName, runningFunction, skipTransparent, sourceFileOf } from '../analysis';
+import type { EvidenceLocation } from './evidence';
+import { evidenceAt } from './evidence';
 
 /** How no-blocking-in-async words where a blocking call runs and what it calls. */
 
@@ -65,4 +67,13 @@ export function calledByText(calls: readonly { call: TSESTree.CallExpression; ct
   }
   const parts = [...lines].map(([who, at]) => `${who} calls (${at.length === 1 ? 'line' : 'lines'} ${at.join(', ')})`);
   return `${parts.join(' and ')} while the process serves`;
+}
+
+/** Where the serving code starts (the framework's registration or the function), and the work beside it. */
+export function runEvidence(ctx: RunContext): EvidenceLocation[] {
+  const start = ctx.registration
+    ? evidenceAt(ctx.registration.node, `${ctx.registration.framework} runs it per request from here`)
+    : evidenceAt(ctx.asyncFunction, ctx.sync ? 'a function the process may run while it serves, not only at startup' : 'async code starts here');
+  const beside = ctx.inFlight ? [evidenceAt(ctx.inFlight.at, ctx.inFlight.kind === 'fan-out' ? 'many of these run at once from here' : 'other work runs beside it from here')] : [];
+  return [start, ...beside];
 }

@@ -1,7 +1,11 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { BlockingCall, BlockingOptions, ChainLink, RoleSubject, ServedBlocking } from '../analysis';
-import { isCpuHeavy, matchBlockingCall, moduleSourceCode, servedBlocking } from '../analysis';
+import { isCpuHeavy, matchBlockingCall, moduleSourceCode, servedBlocking, sourceFileOf } from '../analysis';
+import type { RunContext } from './blockingReports';
+import { servedByText } from './blockingReports';
+import type { EvidenceLocation } from './evidence';
+import { evidenceAt } from './evidence';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -31,4 +35,11 @@ export function reportedInPlace(link: ChainLink, linted: Services, context: Role
   const found = matchBlockingCall(sourceCode, link.node, settings.blocking);
   const subject: RoleSubject = link.path ? { filename: link.path, cwd: context.cwd, settings: context.settings, sourceCode } : context;
   return found !== null && (servedInPlace(sourceCode, found, subject, settings)?.site ?? null) !== null;
+}
+
+/** The helper a blocking call is reported in, and its serving call site as evidence when one is known. */
+export function servedRunContext(linted: Services, served: ServedBlocking): { ctx: RunContext; evidence: EvidenceLocation[] } {
+  const site = served.site;
+  const evidence = site ? [evidenceAt(site.call, 'runs it while serving from here', site.sourceCode === linted ? undefined : sourceFileOf(site.sourceCode) ?? undefined)] : [];
+  return { ctx: { asyncFunction: served.fn, via: [], sync: true, ...(site ? { servedBy: servedByText(site) } : {}) }, evidence };
 }

@@ -1,4 +1,5 @@
 import type { TSESLint } from '@typescript-eslint/utils';
+import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
 
 /**
  * `settings['async-hazards']`: a team declares its own libraries once, for every rule.
@@ -108,3 +109,18 @@ export const moduleExportListSchema = {
     additionalProperties: false,
   },
 } as const;
+
+/** The same entries as no-blocking-in-async's `blockingCalls` and `allow` options take them: `module` required. */
+export const blockingEntrySchema: JSONSchema4 = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      module: { type: 'string', description: 'Module specifier, with or without the `node:` prefix.' },
+      export: { type: 'string', description: 'Export name (`default` for the default export); dotted for members: `legacy.loadSync`.' },
+      method: { type: 'string', description: 'Any export of the module ending in this member name.' },
+    },
+    required: ['module'],
+    additionalProperties: false,
+  },
+};
