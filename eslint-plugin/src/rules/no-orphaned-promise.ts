@@ -267,7 +267,7 @@ export default createRule<Options, MessageId>({
       AwaitExpression: checkAwait,
       'ArrowFunctionExpression, FunctionExpression, FunctionDeclaration'(fn: FunctionNode): void {
         checkLoaded(fn);
-        frameworkHandlers.checkImported(fn);
+        frameworkHandlers.checkNamed(fn);
       },
     };
   },

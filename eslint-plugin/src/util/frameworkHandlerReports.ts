@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { FrameworkVerdict, FunctionNode } from '../analysis';
 import {
-  asyncBodyRejection, catchCallsUndeclared, handlerPromiseVerdict, importedHandlerVerdict, isFunctionNode, isRejectionGuarded, mayRegisterHandlers,
+  asyncBodyRejection, catchCallsUndeclared, handlerPromiseVerdict, importedHandlerVerdict, namedHandlerVerdict, isFunctionNode, isRejectionGuarded, mayRegisterHandlers,
 } from '../analysis';
 import { evidenceAt, recordEvidence } from './evidence';
 
@@ -12,13 +12,16 @@ export interface FrameworkHandlerChecks {
    * or looked after by the framework (hono's `app.on(…)` is a route, not an event listener).
    */
   checkCallbacks(call: TSESTree.CallExpression): ReadonlySet<TSESTree.Node>;
-  /** An exported async function that a file importing it registers with a framework (`router.get('/x', one)`). */
-  checkImported(fn: FunctionNode): void;
+  /**
+   * A named async function registered with a framework by name: in this file
+   * (`app.get('/', handler)`), or, exported, by a file importing it (`router.get('/x', one)`).
+   */
+  checkNamed(fn: FunctionNode): void;
 }
 
 /**
  * The `frameworkIgnoresPromise` reports of no-orphaned-promise: one message, reached from a
- * handler written at its registration or from one an importer registers.
+ * handler written at its registration or from one registered by name, here or by an importer.
  */
 export function frameworkHandlerChecks(
   context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>,
@@ -56,9 +59,10 @@ export function frameworkHandlerChecks(
       }
       return settled;
     },
-    checkImported(fn) {
+    checkNamed(fn) {
       if (!fn.async) return;
-      const verdict = importedHandlerVerdict(sourceCode, context.filename, fn);
+      const verdict = (handlersPossible ? namedHandlerVerdict(sourceCode, context.filename, fn) : null) ??
+        importedHandlerVerdict(sourceCode, context.filename, fn);
       if (!verdict || verdict.policy === 'handles' || !handlerRejects(fn) || failureIsSeen(fn)) return;
       report(fn, verdict);
     },
