@@ -2,7 +2,7 @@ import type { TSESLint } from '@typescript-eslint/utils';
 import { declaresDependency, dependencyVersion } from '../project';
 import type { FunctionNode } from './ast';
 import type { Framework, HandlerRegistration } from './handlers';
-import { handlerRegistration, importedRegistration } from './handlers';
+import { handlerRegistration, importedRegistration, namedRegistration } from './handlers';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -87,6 +87,11 @@ export function importedHandlerVerdict(sourceCode: Services, filename: string, f
   const registration = importedRegistration(sourceCode, fn);
   const verdict = registration && verdictFor(filename, registration);
   return verdict && registration ? { ...verdict, file: registration.file } : null;
+}
+
+/** The same for a named function of this file that the file registers by name (`app.get('/', handler)`). */
+export function namedHandlerVerdict(sourceCode: Services, filename: string, fn: FunctionNode): FrameworkVerdict | null {
+  return verdictFor(filename, namedRegistration(sourceCode, fn));
 }
 
 function verdictFor(filename: string, registration: HandlerRegistration | null): FrameworkVerdict | null {

@@ -181,6 +181,19 @@ export function handlerRegistration(sourceCode: Services, filename: string, fn: 
   return result;
 }
 
+/**
+ * How a server framework runs the named function `fn` of this file when the file registers it by
+ * name (`app.get('/', handler)` after `async function handler(req, res) {…}`). Only that: the
+ * inline case is judged at its call, and the other kinds of handler keep their own questions.
+ */
+export function namedRegistration(sourceCode: Services, fn: FunctionNode): HandlerRegistration | null {
+  for (const reference of referencesTo(sourceCode, fn)) {
+    const found = registeredAt(sourceCode, fn, reference);
+    if (found) return found;
+  }
+  return null;
+}
+
 type ImportedRegistration = HandlerRegistration & { file: string };
 
 const importedCache = new WeakMap<FunctionNode, { generation: number; found: ImportedRegistration | null }>();

@@ -1,15 +1,16 @@
 import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '../analysis/nodeTypes';
-import type { CallPattern, FrameworkVerdict, FunctionNode, PromiseArrayOrigin, PromiseOrigin } from '../analysis';
+import type { CallPattern, FunctionNode, PromiseArrayOrigin, PromiseOrigin } from '../analysis';
 import {
-  asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, catchCallsUndeclared, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forEachDropsRejections, forOfRewrite,
-  functionCannotThrow, ignoringLoader, handlerPromiseVerdict, importedHandlerVerdict, isAwaitedArrayCombined, isDevOnlyModule, isFunctionNode, isPromiseHandled,
-  isExecutorGuarded, isRejectionGuarded, isVariableRead, matchesAllowList, mayRegisterHandlers, onlyTestsRun,
+  asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forEachDropsRejections, forOfRewrite,
+  functionCannotThrow, ignoringLoader, isAwaitedArrayCombined, isDevOnlyModule, isFunctionNode, isPromiseHandled,
+  isExecutorGuarded, isVariableRead, matchesAllowList, onlyTestsRun,
   promiseArrayOrigin, promiseCanReject, promiseOrigin, resurfacesRejection, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { evidenceAt, recordEvidence } from '../util/evidence';
+import { frameworkHandlerChecks } from '../util/frameworkHandlerReports';
 import { arrayEvidence, awaitedArraySuggestions, describeArray, describeOrigin, detachSuggestions, droppedArraySuggestions, originEvidence, typeOracle } from '../util/promiseReports';
 import { isStrict } from '../util/settings';
 
@@ -94,7 +95,6 @@ export default createRule<Options, MessageId>({
     const allowedCallbacks = [...DEFAULT_ALLOWED_CALLBACKS, ...(options.allowedCallbacks ?? [])];
     const types = typeOracle(context);
     const strict = isStrict(context);
-    const handlersPossible = mayRegisterHandlers(sourceCode, context.filename);
     let offProduction: boolean | undefined;
     /** An async callback that can reject: at run time (`recommended`), or at all (`strict`). */
     const callbackRejects = (fn: FunctionNode): boolean => strict ? !functionCannotThrow(fn, sourceCode) : asyncBodyRejection(sourceCode, fn) !== null;
@@ -106,6 +106,7 @@ export default createRule<Options, MessageId>({
     const failureIsSeen = (node: TSESTree.Node): boolean => !strict &&
       ((offProduction ??= unhandledPolicy(context.filename).kind === 'logs' || isDevOnlyModule(sourceCode, context.filename)) ||
         onlyTestsRun(sourceCode, context.filename, node));
+    const frameworkHandlers = frameworkHandlerChecks(context, strict, failureIsSeen);
 
     /** The origin of a promise that needs looking after, or null (not a promise, handled chain, allowed call). */
     const needsHandling = (node: TSESTree.Node): PromiseOrigin | null => {
@@ -215,7 +216,7 @@ export default createRule<Options, MessageId>({
         return;
       }
       const name = callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
-      const settled = checkFrameworkCallbacks(call);
+      const settled = frameworkHandlers.checkCallbacks(call);
       if (name === 'forEach') {
         checkForEach(call);
         return;
@@ -229,47 +230,6 @@ export default createRule<Options, MessageId>({
         recordEvidence(context, arg, 'asyncCallbackIgnored', [evidenceAt(call, `registered with ${registration.name}`)]);
         context.report({ node: arg, messageId: 'asyncCallbackIgnored', data: { name: registration.name } });
       }
-    };
-
-    /**
-     * Async callbacks a server framework runs, judged by what that framework (at the version the
-     * file runs against) does with their promise. Returns the arguments settled here: reported,
-     * or looked after by the framework (hono's `app.on(…)` is a route, not an event listener).
-     */
-    const checkFrameworkCallbacks = (call: TSESTree.CallExpression): ReadonlySet<TSESTree.Node> => {
-      const settled = new Set<TSESTree.Node>();
-      if (!handlersPossible) return settled;
-      for (const arg of call.arguments) {
-        if (!isFunctionNode(arg) || !arg.async) continue;
-        const verdict = handlerPromiseVerdict(sourceCode, context.filename, arg);
-        if (!verdict) continue;
-        settled.add(arg);
-        if (verdict.policy === 'handles' || !handlerRejects(arg) || failureIsSeen(arg)) continue;
-        reportFrameworkIgnores(arg, verdict);
-      }
-      return settled;
-    };
-
-    /**
-     * Can a handler's promise reject: an error outside any `try` that keeps it (at run time, for
-     * `recommended`), or a catch block that calls a name declared nowhere and so throws itself.
-     */
-    const handlerRejects = (fn: FunctionNode): boolean => catchCallsUndeclared(sourceCode, fn) !== null ||
-      (!isRejectionGuarded(fn) && (strict || asyncBodyRejection(sourceCode, fn) !== null));
-
-    const reportFrameworkIgnores = (fn: FunctionNode, verdict: FrameworkVerdict & { file?: string }): void => {
-      const framework = verdict.framework === 'express' ? 'Express' : verdict.framework;
-      recordEvidence(context, fn, 'frameworkIgnoresPromise', [evidenceAt(verdict.registration.node, `registered with ${framework} ${verdict.major} here`, verdict.file)]);
-      const data = { framework, major: String(verdict.major), role: verdict.registration.role };
-      context.report({ node: fn, messageId: 'frameworkIgnoresPromise', data });
-    };
-
-    /** An exported async function that a file importing it registers with a framework (`router.get('/x', one)`). */
-    const checkImportedHandler = (fn: FunctionNode): void => {
-      if (!fn.async) return;
-      const verdict = importedHandlerVerdict(sourceCode, context.filename, fn);
-      if (!verdict || verdict.policy === 'handles' || !handlerRejects(fn) || failureIsSeen(fn)) return;
-      reportFrameworkIgnores(fn, verdict);
     };
 
     /** An exported async function that a loader of its folder registers with an API that drops its promise. */
@@ -307,7 +267,7 @@ export default createRule<Options, MessageId>({
       AwaitExpression: checkAwait,
       'ArrowFunctionExpression, FunctionExpression, FunctionDeclaration'(fn: FunctionNode): void {
         checkLoaded(fn);
-        checkImportedHandler(fn);
+        frameworkHandlers.checkNamed(fn);
       },
     };
   },

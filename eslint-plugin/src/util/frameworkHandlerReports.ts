@@ -1,0 +1,70 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { FrameworkVerdict, FunctionNode } from '../analysis';
+import {
+  asyncBodyRejection, catchCallsUndeclared, handlerPromiseVerdict, importedHandlerVerdict, namedHandlerVerdict, isFunctionNode, isRejectionGuarded, mayRegisterHandlers,
+} from '../analysis';
+import { evidenceAt, recordEvidence } from './evidence';
+
+export interface FrameworkHandlerChecks {
+  /**
+   * Async callbacks a server framework runs, judged by what that framework (at the version the
+   * file runs against) does with their promise. Returns the arguments settled here: reported,
+   * or looked after by the framework (hono's `app.on(…)` is a route, not an event listener).
+   */
+  checkCallbacks(call: TSESTree.CallExpression): ReadonlySet<TSESTree.Node>;
+  /**
+   * A named async function registered with a framework by name: in this file
+   * (`app.get('/', handler)`), or, exported, by a file importing it (`router.get('/x', one)`).
+   */
+  checkNamed(fn: FunctionNode): void;
+}
+
+/**
+ * The `frameworkIgnoresPromise` reports of no-orphaned-promise: one message, reached from a
+ * handler written at its registration or from one registered by name, here or by an importer.
+ */
+export function frameworkHandlerChecks(
+  context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>,
+  strict: boolean,
+  failureIsSeen: (node: TSESTree.Node) => boolean,
+): FrameworkHandlerChecks {
+  const sourceCode = context.sourceCode;
+  const handlersPossible = mayRegisterHandlers(sourceCode, context.filename);
+
+  /**
+   * Can a handler's promise reject: an error outside any `try` that keeps it (at run time, for
+   * `recommended`), or a catch block that calls a name declared nowhere and so throws itself.
+   */
+  const handlerRejects = (fn: FunctionNode): boolean => catchCallsUndeclared(sourceCode, fn) !== null ||
+    (!isRejectionGuarded(fn) && (strict || asyncBodyRejection(sourceCode, fn) !== null));
+
+  const report = (fn: FunctionNode, verdict: FrameworkVerdict & { file?: string }): void => {
+    const framework = verdict.framework === 'express' ? 'Express' : verdict.framework;
+    recordEvidence(context, fn, 'frameworkIgnoresPromise', [evidenceAt(verdict.registration.node, `registered with ${framework} ${verdict.major} here`, verdict.file)]);
+    const data = { framework, major: String(verdict.major), role: verdict.registration.role };
+    context.report({ node: fn, messageId: 'frameworkIgnoresPromise', data });
+  };
+
+  return {
+    checkCallbacks(call) {
+      const settled = new Set<TSESTree.Node>();
+      if (!handlersPossible) return settled;
+      for (const arg of call.arguments) {
+        if (!isFunctionNode(arg) || !arg.async) continue;
+        const verdict = handlerPromiseVerdict(sourceCode, context.filename, arg);
+        if (!verdict) continue;
+        settled.add(arg);
+        if (verdict.policy === 'handles' || !handlerRejects(arg) || failureIsSeen(arg)) continue;
+        report(arg, verdict);
+      }
+      return settled;
+    },
+    checkNamed(fn) {
+      if (!fn.async) return;
+      const verdict = (handlersPossible ? namedHandlerVerdict(sourceCode, context.filename, fn) : null) ??
+        importedHandlerVerdict(sourceCode, context.filename, fn);
+      if (!verdict || verdict.policy === 'handles' || !handlerRejects(fn) || failureIsSeen(fn)) return;
+      report(fn, verdict);
+    },
+  };
+}
