@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
 import { skipTransparent } from './ast';
-import { cannotThrow, isThrowFreeDeclaration } from './rejections';
+import { cannotThrow, isPlainCondition, isThrowFreeDeclaration } from './rejections';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -99,27 +99,7 @@ function thisPath(node: TSESTree.Node): string | null {
 /** A statement that cannot change a `this.…` path before the next one runs. */
 function leavesPathsAlone(sourceCode: Services, statement: TSESTree.Statement): boolean {
   if (isThrowFreeDeclaration(statement, sourceCode)) return true;
-  if (statement.type !== AST_NODE_TYPES.IfStatement || statement.alternate || !isPlainTest(statement.test)) return false;
+  if (statement.type !== AST_NODE_TYPES.IfStatement || statement.alternate || !isPlainCondition(statement.test)) return false;
   const body = statement.consequent.type === AST_NODE_TYPES.BlockStatement ? statement.consequent.body : [statement.consequent];
   return body.length === 1 && body[0]?.type === AST_NODE_TYPES.ReturnStatement && (!body[0].argument || cannotThrow(body[0].argument));
-}
-
-/** A test that calls, assigns and awaits nothing. */
-function isPlainTest(test: TSESTree.Node): boolean {
-  const expr = skipTransparent(test);
-  switch (expr.type) {
-    case AST_NODE_TYPES.Identifier:
-    case AST_NODE_TYPES.Literal:
-    case AST_NODE_TYPES.ThisExpression:
-      return true;
-    case AST_NODE_TYPES.MemberExpression:
-      return !expr.computed && isPlainTest(expr.object);
-    case AST_NODE_TYPES.UnaryExpression:
-      return expr.operator !== 'delete' && isPlainTest(expr.argument);
-    case AST_NODE_TYPES.BinaryExpression:
-    case AST_NODE_TYPES.LogicalExpression:
-      return isPlainTest(expr.left) && isPlainTest(expr.right);
-    default:
-      return false;
-  }
 }

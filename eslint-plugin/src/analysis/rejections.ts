@@ -239,8 +239,12 @@ export function isThrowFreeDeclaration(statement: TSESTree.Statement, sourceCode
     statement.declarations.every((d) => d.id.type === AST_NODE_TYPES.Identifier && (!d.init || cannotThrow(d.init, sourceCode)));
 }
 
-/** A condition that calls nothing and awaits nothing: names, literals, property reads, operators on them. */
-function isPlainCondition(expr: TSESTree.Node): boolean {
+/**
+ * A condition that calls nothing, awaits nothing and cannot throw: names, literals, property reads,
+ * operators on them. `in` and `instanceof` throw on a right side of the wrong kind, so they are left out.
+ */
+export function isPlainCondition(node: TSESTree.Node): boolean {
+  const expr = skipTransparent(node);
   switch (expr.type) {
     case AST_NODE_TYPES.Identifier:
     case AST_NODE_TYPES.Literal:

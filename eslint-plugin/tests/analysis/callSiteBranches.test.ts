@@ -30,6 +30,9 @@ describe('branches a call site rules out', () => {
   it('drops the branch that needs what the call site has just found missing', () => {
     assert.deepEqual(ruledOut(server('if (!this.subscriber.connect) { this.connect(); }')), ["{ await this.subscriber.connect(); }"]);
     assert.deepEqual(ruledOut(server('if (this.subscriber.connect) {} else this.connect();')), ["{ await this.subscriber.connect(); }"]);
+    // A type assertion inside the callee's early-return test changes nothing at run time.
+    const asserted = CONNECT.replace('if (this.subscriber.isOpen)', 'if ((this.subscriber as Subscriber).isOpen)');
+    assert.deepEqual(ruledOut(server('if (!this.subscriber.connect) { this.connect(); }', asserted)), ["{ await this.subscriber.connect(); }"]);
   });
 
   it('drops the else of a test the call site has already answered the same way', () => {
@@ -48,6 +51,8 @@ describe('branches a call site rules out', () => {
     // Something runs first on either side: a call before it at the site, an await before the branch in the callee.
     assert.equal(ruledOut(server('if (!this.subscriber.connect) { this.reset(); this.connect(); }')), null);
     assert.equal(ruledOut(server('if (!this.subscriber.connect) { this.connect(); }', CONNECT.replace('if (this.subscriber.isOpen) return;', 'await this.prepare();'))), null);
+    // A test in the callee that can throw before the branch: `in` on a value that may not be an object.
+    assert.equal(ruledOut(server('if (!this.subscriber.connect) { this.connect(); }', CONNECT.replace('if (this.subscriber.isOpen)', "if ('isOpen' in this.subscriber)"))), null);
     // A parameter default runs first and may call anything.
     assert.equal(ruledOut(server('if (!this.subscriber.connect) { this.connect(); }', CONNECT.replace('connect()', 'connect(options = this.reset())'))), null);
     // Not a call on `this`, or not under an `if` at all.
