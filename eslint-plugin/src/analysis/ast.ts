@@ -85,6 +85,28 @@ export function findVariable(
   return null;
 }
 
+/** The argument at `index` of every same-file call of `fn` by name; null when `fn` is also used as a value. */
+export function sameFileCallArguments(sourceCode: Readonly<TSESLint.SourceCode>, fn: FunctionNode, index: number): (TSESTree.Node | null)[] | null {
+  if (index < 0) return null;
+  let id: TSESTree.Identifier | null = null;
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) id = fn.id;
+  else if (fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.id.type === AST_NODE_TYPES.Identifier) id = fn.parent.id;
+  if (!id) return null;
+  const variable = findVariable(sourceCode, id);
+  if (!variable) return null;
+  const args: (TSESTree.Node | null)[] = [];
+  for (const reference of variable.references) {
+    if (reference.init) continue;
+    const call = reference.identifier.parent;
+    if (call?.type === AST_NODE_TYPES.ExportSpecifier) continue;
+    if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== reference.identifier) return null;
+    const arg = call.arguments[index];
+    if (arg?.type === AST_NODE_TYPES.SpreadElement) return null;
+    args.push(arg ?? null);
+  }
+  return args;
+}
+
 /**
  * The initializer of the variable `id` names, when that variable is one `const` declarator binding
  * exactly this name (`const x = …`, not `const { x } = …`, `let` or a parameter); null otherwise.

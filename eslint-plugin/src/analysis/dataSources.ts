@@ -1,13 +1,13 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { contains, findObjectProperty, findVariable, isFunctionNode, returnedValues, skipTransparent, staticPropertyName, walk } from './ast';
+import { contains, findObjectProperty, findVariable, isFunctionNode, returnedValues, sameFileCallArguments, skipTransparent, staticPropertyName, walk } from './ast';
 import { getCallGraph, resolveImportedFunction } from './callGraph';
 import { annotatedRef, getConstruction } from './construction';
 import { handlerRegistration } from './handlers';
 import type { ModuleRef } from './imports';
 import { refMatches, requiredModule, resolveReference } from './imports';
-import { chatCollection } from './chatCollections';
+import { chatCollection, chatRecordRead } from './chatCollections';
 import { isProjectSpecifier, localExport } from './localModules';
 import { membershipBound } from './membershipFilters';
 import { awaitsUnreadableHelper } from './unreadableHelpers';
@@ -248,35 +248,13 @@ function parameterOrigin(ctx: OriginContext, fn: FunctionNode, name: TSESTree.No
   // A callback's item is an item of what it walks (after the accumulator, for `reduce`).
   const walked = index === itemIndex(fn) ? iteratedBy(fn) : null;
   if (walked) return valueOrigin(ctx, walked, depth);
-  const args = callerArguments(ctx.sourceCode, fn, index);
+  const args = sameFileCallArguments(ctx.sourceCode, fn, index);
   if (!args || args.length === 0) return 'unknown';
   const origins = args.map((a) => (a ? valueOrigin(ctx, a, depth) : 'declared'));
   // Data only when every caller in the file passes data; declared only when every one passes that.
   if (origins.every((o) => o === 'data')) return 'data';
   if (origins.every((o) => o === 'declared' || o === 'capped')) return anyOf(origins);
   return 'unknown';
-}
-
-/** The argument at `index` of every same-file call of `fn` by name; null when `fn` is also used as a value. */
-function callerArguments(sourceCode: Services, fn: FunctionNode, index: number): (TSESTree.Node | null)[] | null {
-  if (index < 0) return null;
-  let id: TSESTree.Identifier | null = null;
-  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) id = fn.id;
-  else if (fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.id.type === AST_NODE_TYPES.Identifier) id = fn.parent.id;
-  if (!id) return null;
-  const variable = findVariable(sourceCode, id);
-  if (!variable) return null;
-  const args: (TSESTree.Node | null)[] = [];
-  for (const reference of variable.references) {
-    if (reference.init) continue;
-    const call = reference.identifier.parent;
-    if (call?.type === AST_NODE_TYPES.ExportSpecifier) continue;
-    if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== reference.identifier) return null;
-    const arg = call.arguments[index];
-    if (arg?.type === AST_NODE_TYPES.SpreadElement) return null;
-    args.push(arg ?? null);
-  }
-  return args;
 }
 
 /** A function handed to a queue library's consumer API, directly or as an option of it. */
@@ -339,6 +317,9 @@ function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: nu
     }
     const base = valueOrigin(ctx, object, depth);
     if (method !== null && CAP_METHODS.has(method) && base === 'data') return 'capped';
+    // `settings.get(guild.id)`, `db.get(`channels_${message.guild.id}`)`: a community's record in a
+    // store the program did not declare, so its lists are what that community's users put there.
+    if (base === 'unknown' && chatRecordRead(ctx.sourceCode, ctx.filename, call)) return 'data';
     if (method !== null && DERIVING_METHODS.has(method)) {
       const joined = method === 'concat' ? call.arguments.map((a) => valueOrigin(ctx, a, depth)) : [];
       const known = membershipBound(ctx.sourceCode, call);

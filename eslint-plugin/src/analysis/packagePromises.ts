@@ -110,6 +110,15 @@ export function packagePromiseCall(sourceCode: Services, call: TSESTree.CallExpr
   };
 }
 
+/**
+ * A discord.js structure (a message, an interaction, a guild, a member), told by where it comes
+ * from as `packagePromiseCall` tells receivers: a listener's or exported handler's parameter, a
+ * declared type, a property or cache lookup of one.
+ */
+export function isDiscordStructure(sourceCode: Services, node: TSESTree.Node): boolean {
+  return mayUsePackages(sourceCode) && packageObject(sourceCode, node, 0)?.object === 'discord';
+}
+
 function calleeText(sourceCode: Services, callee: TSESTree.Node, method: string): string {
   const text = sourceCode.getText(callee);
   return text.length <= 40 && !text.includes('\n') ? text : `….${method}`;

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { TSESTree } from '@typescript-eslint/utils';
 import {
-  awaitsUnreadableHelper, carriedValue, chatCollection, isThreadPoolWork, membershipBound, moduleSourceCode, runningFunction, walk,
+  awaitsUnreadableHelper, carriedValue, chatCollection, chatRecordRead, isThreadPoolWork, membershipBound, moduleSourceCode, runningFunction, walk,
 } from '../../src/analysis';
 import { resetProject } from '../../src/project';
 import { scratch, write } from '../project/helpers';
@@ -43,6 +43,45 @@ export async function run(guild, channel, client, id) {
   it('says nothing in a file that does not use discord.js', () => {
     const plain = kinds(code.replace(`import { Client } from 'discord.js';`, `import { Client } from './client';`));
     assert.ok(Object.values(plain).every((k) => k === null));
+  });
+});
+
+describe('chat community records', () => {
+  const code = `import { Client, Events } from 'discord.js';
+const client = new Client({ intents: [] });
+export function watch(store) {
+  function show(guild) {
+    return store.get(guild.id);
+  }
+  client.on(Events.MessageCreate, async (message) => {
+    const a = store.get(message.guild.id);
+    const b = store.fetch(\`roles_\${message.guildId}\`);
+    const c = store.get('prefix' + message.author.id);
+    const d = store.get('global');
+    const e = message.guild.members.fetch(message.author.id);
+    const f = message.guild.roles.cache.get(message.guild.id);
+    const g = store.get(message.content);
+  });
+  show(client.guilds.cache.get('1'));
+}`;
+  const reads = (source: string): Record<string, boolean> => {
+    const parsed = parse(source, 'file.js');
+    const out: Record<string, boolean> = {};
+    for (const d of parsed.all(AST_NODE_TYPES.VariableDeclarator)) {
+      if (d.id.type !== AST_NODE_TYPES.Identifier || d.init?.type !== AST_NODE_TYPES.CallExpression) continue;
+      out[d.id.name] = chatRecordRead(parsed.sourceCode, '', d.init);
+    }
+    const shown = parsed.all(AST_NODE_TYPES.ReturnStatement)[0]?.argument;
+    if (shown?.type === AST_NODE_TYPES.CallExpression) out.show = chatRecordRead(parsed.sourceCode, '', shown);
+    return out;
+  };
+
+  it('reads a store under a guild, channel or member id as that community\'s record, and discord.js lookups as none', () => {
+    assert.deepEqual(reads(code), { a: true, b: true, c: true, d: false, e: false, f: false, g: false, show: true });
+  });
+
+  it('says nothing in a file that does not use discord.js', () => {
+    assert.ok(Object.values(reads(code.replace(`from 'discord.js'`, `from './events'`))).every((r) => !r));
   });
 });
 

@@ -8,7 +8,18 @@ import { dropped, report } from './fanOutErrors';
 // code shows about helpers the lint cannot read. The folder declares neither p-map nor p-limit.
 const NONE = fixture('fan-out/none/batch.ts');
 
+// A guild's record from a store the lint cannot read, cut to ten entries (a near miss; uncut, it is reported).
+const SLICED_RECORD = `const { Client } = require('discord.js');
+const { feeds } = require('./feeds');
+const { lookup } = require('./twitch');
+const client = new Client({ intents: [] });
+client.on('guildCreate', async (guild) => {
+  const settings = feeds.get(guild.id);
+  await Promise.all(settings.streamers.slice(0, 10).map((s) => lookup(s.name)));
+});`;
+
 const fromData: InvalidTestCase<MessageId, Options>[] = [
+  { code: SLICED_RECORD.replace('.slice(0, 10)', ''), errors: [report(7)] },
   {
     // every channel of a guild, from discord.js's cache (the callback keeps its errors: a rejecting one is no-orphaned-promise's)
     code: `import { PermissionsBitField } from 'discord.js';
@@ -97,6 +108,34 @@ export async function loadAll(dir: string) {
 }`,
     errors: [report(4, 10)],
   },
+  {
+    // a guild's record in a key-value store the bot keeps on its client: its list is what the guild's admins added
+    code: `const { EmbedBuilder } = require('discord.js');
+const { lookup } = require('./twitch');
+module.exports = (client) => {
+  function announce(guild) {
+    const settings = client.feeds.get(guild.id, 'twitch');
+    settings.streamers.map(async (s) => {
+      const live = await lookup(s.name);
+      if (live) await guild.channels.cache.get(settings.channel).send({ embeds: [new EmbedBuilder().setTitle(s.name)] });
+    });
+  }
+  for (const id of client.feeds.keys()) {
+    const guild = client.guilds.cache.get(id);
+    if (guild) announce(guild);
+  }
+};`,
+    errors: [{ ...dropped(6, 'map', 'settings.streamers'), column: 5 }],
+  },
+  {
+    // the same record under a key built from the interaction's guild (quick.db style)
+    code: `import type { ChatInputCommandInteraction } from 'discord.js';
+export async function execute(interaction: ChatInputCommandInteraction) {
+  const roles = await interaction.client.db.get(\`autoroles_\${interaction.guildId}\`);
+  await Promise.all(roles.map((id) => interaction.guild.members.cache.get(interaction.user.id).roles.add(id)));
+}`,
+    errors: [report(4)],
+  },
 ];
 
 const quietInRecommended: (ValidTestCase<Options> | string)[] = [
@@ -114,9 +153,34 @@ export async function guilds(req, client) {
   const all = await (await fetch('https://discord.com/api/users/@me/guilds')).json();
   return Promise.all(all.filter((g) => client.guilds.cache.has(g.id)).map(async (g) => privilegeLevel(await client.guilds.cache.get(g.id).members.fetch(req.user.id))));
 }`,
+  // A store read under a key the program wrote itself: nothing ties the record to a guild (strict reports it).
+  `const { Client } = require('discord.js');
+const { lookup } = require('./twitch');
+module.exports = async (client) => {
+  const settings = client.feeds.get('global');
+  await Promise.all(settings.streamers.map((s) => lookup(s.name)));
+};`,
 ];
 
 const quietInBoth: (ValidTestCase<Options> | string)[] = [
+  // A hand-written table keyed by guild id: the program's own list, whatever key reads it.
+  `const { Client } = require('discord.js');
+const { lookup } = require('./twitch');
+const FEEDS = new Map([['1', ['alice', 'bob']]]);
+module.exports = async (client, guild) => {
+  await Promise.all(FEEDS.get(guild.id).map((name) => lookup(name)));
+};`,
+  // The guild's record, cut to its first ten entries.
+  SLICED_RECORD,
+  // One member fetched by id from discord.js itself is no store record, and its handful of roles is declared here.
+  `import { Events } from 'discord.js';
+import { log } from './log';
+export function watch(client) {
+  client.on(Events.MessageCreate, async (message) => {
+    const member = await message.guild.members.fetch(message.author.id);
+    await Promise.all([member.displayName, member.id].map((x) => log(x)));
+  });
+}`,
   // A store object of the program's own list: a flag set on it makes it no less declared.
   `import { ping } from './ping';
 const state = { regions: ['eu', 'us'], ready: false };
@@ -163,5 +227,6 @@ createRuleTester().run('no-unbounded-fan-out (strict, catalogued and unreadable 
     ...fromData.map((c) => ({ filename: NONE, ...c })),
     { code: quietInRecommended[0] as string, filename: NONE, errors: [report(5, 11)] },
     { code: quietInRecommended[1] as string, filename: NONE, errors: [report(4, 10)] },
+    { code: quietInRecommended[2] as string, filename: NONE, errors: [report(5)] },
   ],
 });
