@@ -264,13 +264,13 @@ function lendsParameter(target: Target, index: number, depth: number): boolean {
   if (!variable || variable.references.some((r) => r.isWrite())) return false;
   const name = param.name;
   const returned = returnedValues(fn, sourceCode.visitorKeys);
-  // `if (conn) return conn;` first, then `return pool.getConnection()`.
+  // `if (conn) return conn;` first, then `return pool.getConnection()`: the acquire itself must come after the guard.
   const guard = fn.body.type === AST_NODE_TYPES.BlockStatement ? fn.body.body.find((s) => returnsWhenGiven(s, name)) : undefined;
   let lends = false;
   for (const value of returned) {
     const expr = valueOf(sourceCode, value);
     if (lendExpression(sourceCode, expr, name, depth)) lends = true;
-    else if (guard && value.range[0] >= guard.range[1] && yieldsAcquired(sourceCode, expr, depth, new Set())) lends = true;
+    else if (guard && expr.range[0] >= guard.range[1] && yieldsAcquired(sourceCode, expr, depth, new Set())) lends = true;
     else if (!(guard && value.range[1] <= guard.range[1] && value.range[0] >= guard.range[0])) return false;
   }
   return lends;
