@@ -5,8 +5,9 @@
  * function's callers: in its own file, and in the files of its package that import it (the
  * project layer's package scan, so the answer is the same whatever order files are linted in).
  *
- * Borrowed only when every known call hands in a resource: a connection taken right there, a
- * transaction callback's argument, or a parameter of the caller that its own callers all fill.
+ * Borrowed only when every known call hands in a resource: a connection taken right there (bound
+ * to a `const`, or a `let` set before the call), or a parameter of the caller that its own callers
+ * all fill.
  * Unknown callers (passed as a value, exported with no importer, more importers than the scan
  * follows) and a module whose exports are not all used by the files seen (its real importers lie
  * outside what was listed) leave the question open: the acquire then counts as one.
@@ -14,7 +15,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { enclosingFunction, findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { enclosingFunction, findVariable, isFunctionNode, skipTransparent } from './ast';
 import { lentArgument, yieldsAcquiredValue } from './acquireWrappers';
 import { exportedNames, importerUses, knownCallers, usedInOwnFile } from './knownCallers';
 import { ModuleAnswers, sourceFileOf } from './localModules';
@@ -27,11 +28,8 @@ export interface ParameterSlot {
   property: string | null;
 }
 
-/** Callers of callers are followed this deep: a model's `conn` from a service's `conn` from a controller's transaction. */
+/** Callers of callers are followed this deep: a model's `conn` from a service's `conn` from a controller's own connection. */
 const MAX_DEPTH = 3;
-
-/** Methods that run a callback inside a transaction and hand it the transaction (knex, Sequelize, TypeORM, Prisma). */
-const TRANSACTION_METHODS: ReadonlySet<string> = new Set(['transaction', '$transaction']);
 
 /**
  * Does the acquire `call` take nothing of its own, because its helper lends back the enclosing
@@ -108,18 +106,16 @@ function propertyKey(key: TSESTree.Node): string | null {
   return key.type === AST_NODE_TYPES.Literal && typeof key.value === 'string' ? key.value : null;
 }
 
-/** Is `node`, where it is passed, surely a resource: taken right there, a transaction's, or a parameter every caller fills? */
+/** Is `node`, where it is passed, surely a resource: a connection the caller took, or a parameter every caller fills? */
 function handsIn(sourceCode: Services, node: TSESTree.Node | null, depth: number): boolean {
   if (!node) return false;
   const expr = skipTransparent(node);
-  if (expr.type === AST_NODE_TYPES.AwaitExpression || expr.type === AST_NODE_TYPES.CallExpression) return yieldsAcquiredValue(sourceCode, expr);
   if (expr.type !== AST_NODE_TYPES.Identifier) return false;
   const variable = findVariable(sourceCode, expr);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   if (!variable || !def) return false;
   if (def.type === 'Parameter' && isFunctionNode(def.node)) {
     const fn = def.node;
-    if (transactionArgument(fn, expr.name)) return true;
     const slot = parameterSlot(sourceCode, fn, expr);
     return slot !== null && everyCallHandsIn(sourceCode, fn, slot, depth + 1);
   }
@@ -128,16 +124,6 @@ function handsIn(sourceCode: Services, node: TSESTree.Node | null, depth: number
   // `let conn; try { conn = await pool.getConnection(); … f({ conn }) }`: every write takes one, and one comes first.
   return writes.length > 0 && writes.every((w) => w.writeExpr !== null && w.writeExpr !== undefined && yieldsAcquiredValue(sourceCode, w.writeExpr)) &&
     writes.some((w) => w.identifier.range[1] <= expr.range[0] && enclosingFunction(w.identifier) === enclosingFunction(expr));
-}
-
-/** `db.transaction(async (trx) => …)`: the library hands the callback its transaction. */
-function transactionArgument(fn: FunctionNode, name: string): boolean {
-  const first = fn.params[0];
-  const call = fn.parent;
-  if (first?.type !== AST_NODE_TYPES.Identifier || first.name !== name || call?.type !== AST_NODE_TYPES.CallExpression) return false;
-  const callee = skipTransparent(call.callee);
-  return call.arguments.includes(fn as TSESTree.CallExpressionArgument) && callee.type === AST_NODE_TYPES.MemberExpression &&
-    TRANSACTION_METHODS.has(staticPropertyName(callee) ?? '');
 }
 
 const allUsed = new ModuleAnswers<TSESTree.Program, boolean>();
