@@ -221,3 +221,120 @@ function releasesParameter(target: Target, index: number, names: readonly string
   byKey.set(key, result);
   return result;
 }
+
+// Per lint generation, like the wrappers: the lender may be a project module's function.
+const lenderCache = new ModuleAnswers<FunctionNode, number | null>();
+
+/**
+ * The argument of `call` that its helper hands back when it is given, taking from the pool only
+ * when it is not: `fetchConnection(conn)` returning `conn ?? await pool.getConnection()` (or
+ * `conn || …`, `conn ? conn : …`), or starting with `if (conn) return conn;`. Its index; null when
+ * the helper is no such lender or the call does not pass that argument.
+ */
+export function lentArgument(sourceCode: Services, call: TSESTree.CallExpression): number | null {
+  if (call.arguments.some((a) => a.type === AST_NODE_TYPES.SpreadElement)) return null;
+  const target = targetOf(sourceCode, call.callee);
+  const index = target ? lendingParameter(target, 0) : null;
+  return index !== null && index < call.arguments.length ? index : null;
+}
+
+/** Does evaluating `node` (awaited) produce something acquired: `await pool.getConnection()`, a wrapper's call? */
+export function yieldsAcquiredValue(sourceCode: Services, node: TSESTree.Node): boolean {
+  return yieldsAcquired(sourceCode, node, 0, new Set());
+}
+
+function lendingParameter(target: Target, depth: number): number | null {
+  const hit = lenderCache.get(target.sourceCode, target.fn);
+  if (hit !== undefined) return hit;
+  lenderCache.set(target.fn, null); // recursion guard
+  let found: number | null = null;
+  for (let index = 0; index < target.fn.params.length && found === null; index++) {
+    if (lendsParameter(target, index, depth)) found = index;
+  }
+  lenderCache.set(target.fn, found);
+  return found;
+}
+
+function lendsParameter(target: Target, index: number, depth: number): boolean {
+  const { fn, sourceCode } = target;
+  const param = fn.params[index];
+  if (param?.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(sourceCode, param);
+  // A helper that swaps the argument for something else lends nothing.
+  if (!variable || variable.references.some((r) => r.isWrite())) return false;
+  const name = param.name;
+  const returned = returnedValues(fn, sourceCode.visitorKeys);
+  // `if (conn) return conn;` first, then `return pool.getConnection()`: the acquire itself must come after the guard.
+  const guard = fn.body.type === AST_NODE_TYPES.BlockStatement ? fn.body.body.find((s) => returnsWhenGiven(s, name)) : undefined;
+  let lends = false;
+  for (const value of returned) {
+    const expr = valueOf(sourceCode, value);
+    if (lendExpression(sourceCode, expr, name, depth)) lends = true;
+    else if (guard && expr.range[0] >= guard.range[1] && yieldsAcquired(sourceCode, expr, depth, new Set())) lends = true;
+    else if (!(guard && value.range[1] <= guard.range[1] && value.range[0] >= guard.range[0])) return false;
+  }
+  return lends;
+}
+
+/** `return x` through `await`, and through a `const` it was put in first. */
+function valueOf(sourceCode: Services, node: TSESTree.Node): TSESTree.Node {
+  let expr = skipTransparent(node);
+  for (let hops = 0; hops < 3; hops++) {
+    if (expr.type === AST_NODE_TYPES.AwaitExpression) expr = skipTransparent(expr.argument);
+    else if (expr.type === AST_NODE_TYPES.Identifier && constInit(sourceCode, expr)) expr = skipTransparent(constInit(sourceCode, expr) as TSESTree.Node);
+    else break;
+  }
+  return expr;
+}
+
+/** `p ?? acquire`, `p || acquire`, `p ? p : acquire`, `!p ? acquire : p`, or a lender called with `p` in its lent place. */
+function lendExpression(sourceCode: Services, expr: TSESTree.Node, name: string, depth: number): boolean {
+  const acquired = (node: TSESTree.Node): boolean => yieldsAcquired(sourceCode, node, depth, new Set());
+  if (expr.type === AST_NODE_TYPES.LogicalExpression && (expr.operator === '??' || expr.operator === '||')) {
+    return isNamed(expr.left, name) && acquired(expr.right);
+  }
+  if (expr.type === AST_NODE_TYPES.ConditionalExpression) {
+    const given = givenTest(expr.test, name);
+    if (given === true) return isNamed(expr.consequent, name) && acquired(expr.alternate);
+    if (given === false) return acquired(expr.consequent) && isNamed(expr.alternate, name);
+    return false;
+  }
+  if (expr.type !== AST_NODE_TYPES.CallExpression || depth >= MAX_DEPTH) return false;
+  const next = targetOf(sourceCode, expr.callee);
+  const index = next ? lendingParameter(next, depth + 1) : null;
+  return index !== null && isNamed(expr.arguments[index], name);
+}
+
+/** `if (p) return p;` (or in a block of its own). */
+function returnsWhenGiven(statement: TSESTree.Statement, name: string): boolean {
+  if (statement.type !== AST_NODE_TYPES.IfStatement || givenTest(statement.test, name) !== true) return false;
+  const body = statement.consequent.type === AST_NODE_TYPES.BlockStatement && statement.consequent.body.length === 1
+    ? statement.consequent.body[0]
+    : statement.consequent;
+  return body?.type === AST_NODE_TYPES.ReturnStatement && body.argument !== null && isNamed(body.argument, name);
+}
+
+/** True when `test` holds exactly when `p` was handed in (`p`, `p != null`), false when exactly when it was not (`!p`, `p === undefined`); null otherwise. */
+function givenTest(test: TSESTree.Node, name: string): boolean | null {
+  const expr = skipTransparent(test);
+  if (isNamed(expr, name)) return true;
+  if (expr.type === AST_NODE_TYPES.UnaryExpression && expr.operator === '!') {
+    const inner = givenTest(expr.argument, name);
+    return inner === null ? null : !inner;
+  }
+  if (expr.type !== AST_NODE_TYPES.BinaryExpression) return null;
+  const other = isNamed(expr.left, name) ? expr.right : isNamed(expr.right, name) ? expr.left : null;
+  if (!other || !isNothing(other)) return null;
+  if (expr.operator === '!=' || expr.operator === '!==') return true;
+  if (expr.operator === '==' || expr.operator === '===') return false;
+  return null;
+}
+
+function isNothing(node: TSESTree.Node): boolean {
+  return (node.type === AST_NODE_TYPES.Literal && node.value === null) || (node.type === AST_NODE_TYPES.Identifier && node.name === 'undefined');
+}
+
+function isNamed(node: TSESTree.Node | undefined, name: string): boolean {
+  const expr = node && skipTransparent(node);
+  return expr?.type === AST_NODE_TYPES.Identifier && expr.name === name;
+}

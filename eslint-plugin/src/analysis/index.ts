@@ -1,6 +1,7 @@
 export * from './ast';
 export * from './asyncContext';
 export * from './blockingApis';
+export * from './borrowedResources';
 export * from './blockingChains';
 export * from './blockingReach';
 export * from './callGraph';

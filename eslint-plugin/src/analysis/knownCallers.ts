@@ -188,6 +188,11 @@ export function exportedNames(sourceCode: Services, fn: FunctionNode): ReadonlyS
   return found && found.names.size > 0 ? found.names : null;
 }
 
+/** Does the file that exports `fn` also read it itself (a call, a callback), beyond the export? */
+export function usedInOwnFile(sourceCode: Services, fn: FunctionNode): boolean {
+  return (exportedUses(sourceCode, fn)?.ownUses.length ?? 0) > 0;
+}
+
 function exportedUses(sourceCode: Services, fn: FunctionNode): { names: Set<string>; ownUses: TSESTree.Identifier[] } | null {
   const names = new Set<string>();
   const parent = fn.parent;
