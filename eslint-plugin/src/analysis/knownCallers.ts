@@ -76,6 +76,56 @@ export function importerUses(sourceCode: Services, fn: FunctionNode): readonly E
   return uses;
 }
 
+const unreachedCache = new WeakMap<FunctionNode, { generation: number; unreached: boolean }>();
+
+/**
+ * Does nothing in its package run the exported function `fn`? Its own file names it only to
+ * export it, and the file has importers, every one of them read: each holds the module as an
+ * object it only reads other members of (`tools.hash()`), destructures other names from it, or
+ * belongs to one-shot code. `module.exports = { hash, check, hashRandom }` where the one route
+ * file calls `tools.hash()` and `tools.check()`: `hashRandom` runs nowhere. False whenever a
+ * use could be unseen: the module object handed on or indexed (`tools[name]`), re-exported, an
+ * importer whose import the parse does not see (a template-literal `require`), a file nothing imports
+ * (a folder loaded by computed `require`), an entry other packages load, a default export. The
+ * package's import graph comes from one scan of its files, so the answer is the same whichever
+ * file is linted first.
+ */
+export function isUnreachedExport(sourceCode: Services, fn: FunctionNode): boolean {
+  const generation = lintGeneration();
+  const hit = unreachedCache.get(fn);
+  if (hit && hit.generation === generation) return hit.unreached;
+  const unreached = computeUnreached(sourceCode, fn);
+  unreachedCache.set(fn, { generation, unreached });
+  return unreached;
+}
+
+function computeUnreached(sourceCode: Services, fn: FunctionNode): boolean {
+  const file = sourceFileOf(sourceCode);
+  if (file === null || instanceMethodOf(fn) || staticMethodOf(fn)) return false;
+  const found = exportedUses(sourceCode, fn);
+  if (!found || found.names.size === 0 || found.names.has(DEFAULT) || found.ownUses.length > 0) return false;
+  // `exports.hash()`, `this.hash()` in a sibling method of the exported object: a call by member name in its own file.
+  if ([...found.names].some((name) => memberPattern(name).test(sourceCode.text))) return false;
+  const reach = entryReach(file);
+  if (reach.kind !== 'long-lived' || reach.entry) return false;
+  const importers = packageImporters(file);
+  if (importers === null || importers.length === 0) return false;
+  const serving = importers.filter((importer) => entryReach(importer).kind !== 'one-shot');
+  if (serving.length > MAX_IMPORTERS) return false;
+  return serving.every((importer) => {
+    const other = moduleSourceCode(importer);
+    if (!other) return false;
+    const reexported = new Set<string>();
+    const sawImport = { value: false };
+    const uses = callsFrom(other, importer, file, found.names, null, reexported, 'uses', sawImport);
+    return sawImport.value && uses !== null && uses.length === 0 && reexported.size === 0;
+  });
+}
+
+function memberPattern(name: string): RegExp {
+  return new RegExp(`\\.\\s*${name.replace(/[$]/g, '\\$')}\\b`);
+}
+
 function isCall(node: TSESTree.Node): node is TSESTree.CallExpression | TSESTree.NewExpression {
   return node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression;
 }
@@ -419,6 +469,7 @@ function callsFrom(
   method: string | null,
   reexported: Set<string> | null,
   collect: Collect,
+  sawImport?: { value: boolean },
 ): TSESTree.Node[] | null {
   const calls: TSESTree.Node[] = [];
   // A plain read counts as a use; for `knownCallers` only a call does.
@@ -428,7 +479,9 @@ function callsFrom(
     if (source?.type !== AST_NODE_TYPES.Literal || typeof source.value !== 'string') return false;
     if (namesOtherPackage(importer, source.value)) return false;
     const resolution = resolveImport(importer, source.value);
-    return resolution.kind === 'file' && resolution.path === target;
+    const goes = resolution.kind === 'file' && resolution.path === target;
+    if (goes && sawImport) sawImport.value = true;
+    return goes;
   };
   const bindings: { id: TSESTree.Node; namespace: boolean }[] = [];
   walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {

@@ -111,6 +111,10 @@ function startupAt(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node, 
   if (outer) return startupAt(sourceCode, outer, fn, depth);
   if (inEndlessLoop(fn, node)) return false;
   if (isBeforeOwnListen(sourceCode, fn, node) && noServerListensAtCalls(sourceCode, fn)) return true;
+  if (mountsRoutesAfter(sourceCode, fn, node) && knownCallers(sourceCode, fn) === null &&
+    handlerRegistration(sourceCode, sourceFileOf(sourceCode) ?? '', fn) === null) {
+    return true;
+  }
   if (!isTopLevelEntry(sourceCode, fn) && !calledOnlyAtStartup(sourceCode, fn, depth) && !setsUpSingleton(sourceCode, fn)) return false;
   return beforeListen(sourceCode, fn, node);
 }
@@ -122,6 +126,36 @@ function startupAt(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node, 
  */
 function setsUpSingleton(sourceCode: Services, fn: FunctionNode): boolean {
   return knownCallers(sourceCode, fn) === null && isSingletonInitializer(sourceCode, fn);
+}
+
+const ROUTE_METHODS: ReadonlySet<string> = new Set(['get', 'post', 'put', 'delete', 'del', 'patch', 'options', 'head', 'all', 'use']);
+
+/**
+ * Does `fn` mount a route after `node`: a call in its own body that registers a function under a
+ * path (`app.get('/locales/:locale', (req, res) => …)`, the handler written in place), whatever the
+ * receiver is (a framework hook's `{ app }` is untyped)? Work before it prepares what the route
+ * will serve and runs as the routes are mounted, once per start of the server, not per request.
+ * Asked only of a function no known caller runs (a hook the framework calls by name): known
+ * callers decide for themselves.
+ */
+function mountsRoutesAfter(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node): boolean {
+  let mounts = false;
+  walk(fn.body, sourceCode.visitorKeys, (current) => {
+    if (mounts || isFunctionNode(current)) return false;
+    if (current.type === AST_NODE_TYPES.CallExpression && current.range[0] >= node.range[1] && isRouteMount(current)) mounts = true;
+    return !mounts;
+  });
+  return mounts;
+}
+
+function isRouteMount(call: TSESTree.CallExpression): boolean {
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || !ROUTE_METHODS.has(staticPropertyName(callee) ?? '')) return false;
+  const [path, ...rest] = call.arguments;
+  const text = path?.type === AST_NODE_TYPES.Literal ? path.value
+    : path?.type === AST_NODE_TYPES.TemplateLiteral ? path.quasis[0]?.value.cooked : null;
+  // A handler written in place: `api.get('/users', params)` is a client's request, not a route.
+  return typeof text === 'string' && text.startsWith('/') && rest.some((arg) => isFunctionNode(arg));
 }
 
 /** `node` runs before `fn` puts a server up, or is the call that does (`await start()`: what `start` runs before its own listen comes first). */

@@ -8,7 +8,7 @@ import { runningFunction } from './callGraph';
 import { isDevOnly } from './devOnly';
 import { enclosingHandler } from './handlers';
 import { isCpuHeavy, servingSyncFunction } from './heavySyncWork';
-import { knownCallers } from './knownCallers';
+import { isUnreachedExport, knownCallers } from './knownCallers';
 import { lintGeneration, sourceFileOf } from './localModules';
 import { isOncePerProcess } from './onceOnly';
 import { isStartupPhase } from './phase';
@@ -121,7 +121,8 @@ export function servedBlocking(
 ): ServedBlocking | null {
   const fn = servingSyncFunction(sourceCode, found.call, subject);
   if (!fn) return null;
-  if (isCpuHeavy(found)) return { fn, site: null };
+  // Reported wherever it is called from, so only where something can call it.
+  if (isCpuHeavy(found)) return isUnreachedExport(sourceCode, fn) ? null : { fn, site: null };
   if (quietMetadata && isSingleMetadataCall(found, fn)) return null;
   const site = servingCall(sourceCode, fn);
   return site ? { fn, site } : null;

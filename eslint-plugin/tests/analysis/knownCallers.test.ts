@@ -3,7 +3,7 @@ import { beforeEach, describe, it } from 'node:test';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from '../../src/analysis';
-import { isFunctionNode, isStartupPhase, knownCallers, moduleSourceCode, walk } from '../../src/analysis';
+import { isFunctionNode, isStartupPhase, isUnreachedExport, knownCallers, moduleSourceCode, walk } from '../../src/analysis';
 import { resetProject } from '../../src/project';
 import { fixture } from '../ruleTester';
 
@@ -129,5 +129,47 @@ describe('isStartupPhase across files', () => {
     assert.equal(phaseOf('bot.js', 'init'), true);
     assert.equal(phaseOf('session.js', 'load'), false);
     assert.equal(phaseOf('cache.js', 'refresh'), false);
+  });
+});
+
+// Exports no importer names (fixtures/unreached-exports): routes/users.js reads only some members
+// of each tool module.
+describe('isUnreachedExport', () => {
+  const tool = (file: string, name: string): { sourceCode: NonNullable<ReturnType<typeof moduleSourceCode>>; fn: FunctionNode } => {
+    const sourceCode = moduleSourceCode(fixture(`unreached-exports/src/tools/${file}`));
+    assert.ok(sourceCode);
+    let fn: FunctionNode | null = null;
+    walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+      const parent = node.parent;
+      const named = parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier ? parent.id.name
+        : node.type === AST_NODE_TYPES.FunctionDeclaration ? node.id?.name
+        : parent?.type === AST_NODE_TYPES.Property && parent.key.type === AST_NODE_TYPES.Identifier ? parent.key.name : undefined;
+      if (!fn && isFunctionNode(node) && named === name) fn = node;
+      return true;
+    });
+    assert.ok(fn, name);
+    return { sourceCode, fn };
+  };
+  const unreached = (file: string, name: string): boolean => {
+    const { sourceCode, fn } = tool(file, name);
+    return isUnreachedExport(sourceCode, fn);
+  };
+  it('is true for a member and a destructured name no importer reads', () => {
+    assert.equal(unreached('passwords.js', 'randomPassword'), true);
+    assert.equal(unreached('tokens.js', 'mint'), true);
+  });
+  it('is false for what an importer calls, and when a use could be unseen', () => {
+    assert.equal(unreached('passwords.js', 'checkPassword'), false);
+    assert.equal(unreached('tokens.js', 'verify'), false);
+    // The module object is exported again; a sibling method calls `this.hash()`; nothing imports loaded.js.
+    assert.equal(unreached('keys.js', 'derive'), false);
+    assert.equal(unreached('own.js', 'hash'), false);
+    assert.equal(unreached('loaded.js', 'seal'), false);
+  });
+  it('gives the same answer whether or not the importer was parsed first', () => {
+    assert.ok(moduleSourceCode(fixture('unreached-exports/src/routes/users.js')));
+    const first = unreached('passwords.js', 'randomPassword');
+    resetProject();
+    assert.equal(unreached('passwords.js', 'randomPassword'), first);
   });
 });
