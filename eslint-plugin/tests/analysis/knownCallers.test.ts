@@ -104,9 +104,21 @@ describe('knownCallers of constructors and instance methods', () => {
     const init = methodIn('bot.js', 'init');
     assert.deepEqual(knownCallers(init.sourceCode, init.fn)?.map((s) => s.call.loc.start.line), [6]);
   });
-  it('is null for an instance method an importer names on an instance', () => {
+  it('an instance method by `x.m()` in an importer, on a variable that only ever holds `new C()`', () => {
     const refresh = methodIn('cache.js', 'refresh');
-    assert.equal(knownCallers(refresh.sourceCode, refresh.fn), null);
+    const sites = knownCallers(refresh.sourceCode, refresh.fn);
+    assert.deepEqual(sites?.map((s) => [s.sourceCode.getText(s.call), s.call.loc.start.line]), [['this.refresh()', 5], ['cache.refresh()', 15]]);
+  });
+  it("through a field of the importer's own class that only ever holds `new C()`", () => {
+    const init = methodIn('push.js', 'init');
+    assert.deepEqual(knownCallers(init.sourceCode, init.fn)?.map((s) => s.sourceCode.getText(s.call)), ['this.push.init()']);
+    // Two importers, two fields: hub.js (assigned under a guard) and feedRoute.js (in the constructor).
+    const refresh = methodIn('feed.js', 'refresh');
+    assert.deepEqual(knownCallers(refresh.sourceCode, refresh.fn)?.map((s) => s.sourceCode.getText(s.call)).sort(), ['this.feed.refresh()', 'this.feed.refresh()']);
+  });
+  it('is null for an instance handed on (exported), which files that never import its class may call', () => {
+    const warm = methodIn('pool.js', 'warm');
+    assert.equal(knownCallers(warm.sourceCode, warm.fn), null);
   });
 });
 
@@ -129,5 +141,8 @@ describe('isStartupPhase across files', () => {
     assert.equal(phaseOf('bot.js', 'init'), true);
     assert.equal(phaseOf('session.js', 'load'), false);
     assert.equal(phaseOf('cache.js', 'refresh'), false);
+    assert.equal(phaseOf('push.js', 'init'), true);
+    assert.equal(phaseOf('feed.js', 'refresh'), false);
+    assert.equal(phaseOf('pool.js', 'warm'), false);
   });
 });
