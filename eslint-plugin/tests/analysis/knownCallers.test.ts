@@ -4,7 +4,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from '../../src/analysis';
 import { isFunctionNode, isStartupPhase, knownCallers, moduleSourceCode, walk } from '../../src/analysis';
-import { resetProject } from '../../src/project';
+import { importsOf, resetProject } from '../../src/project';
 import { fixture } from '../ruleTester';
 
 // Who calls an exported function, across the files of its package (fixtures/startup).
@@ -115,6 +115,18 @@ describe('knownCallers of constructors and instance methods', () => {
     // Two importers, two fields: hub.js (assigned under a guard) and feedRoute.js (in the constructor).
     const refresh = methodIn('feed.js', 'refresh');
     assert.deepEqual(knownCallers(refresh.sourceCode, refresh.fn)?.map((s) => s.sourceCode.getText(s.call)).sort(), ['this.feed.refresh()', 'this.feed.refresh()']);
+  });
+  it('the same whichever file was read first: importers come from the package, not from what was linted before', () => {
+    const callers = (): string[] | undefined => {
+      const init = methodIn('push.js', 'init');
+      return knownCallers(init.sourceCode, init.fn)?.map((s) => `${s.sourceCode.getText(s.call)}:${s.call.loc.start.line}`);
+    };
+    const cold = callers();
+    resetProject();
+    // What a lint of the importers first would have recorded: their imports, in the reverse index.
+    for (const name of ['hubMain.js', 'hub.js', 'feedRoute.js']) assert.ok(importsOf(at(name)).length > 0, name);
+    assert.deepEqual(callers(), cold);
+    assert.deepEqual(cold, ['this.push.init():7']);
   });
   it('is null for an instance handed on (exported), which files that never import its class may call', () => {
     const warm = methodIn('pool.js', 'warm');
