@@ -313,28 +313,219 @@ function instanceMethodOf(fn: FunctionNode): StaticMethod | null {
 }
 
 /**
- * `this.m()` in the instance methods (and constructor) of `m`'s class; null when `.m` is named
- * anywhere else in the file, or in a file of the package that imports this one: then an instance
- * may be handed on and called from there.
+ * `this.m()` in the instance methods (and constructor) of `m`'s class, and `x.m()` in the files of
+ * the package that import the class where `x` only ever holds an instance built there: a variable
+ * every write of which is `new C()` (or `null`), or a field of the importer's own class every
+ * assignment of which is (`this.push = new WebPush()`, then `this.push.init()`). Null when `.m` is
+ * named anywhere else in the file or in such an importer: then an instance may be handed on and
+ * called from there.
  */
 function instanceCalls(sourceCode: Services, file: string, method: StaticMethod): readonly ExportCallSite[] | null {
   const { cls, name } = method;
-  const calls: TSESTree.CallExpression[] = [];
-  let elsewhere = false;
-  walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
-    if (elsewhere) return false;
-    if (node.type !== AST_NODE_TYPES.MemberExpression || staticPropertyName(node) !== name) return true;
-    const call = node.object.type === AST_NODE_TYPES.ThisExpression && thisClassOf(node) === cls ? calledAt(node) : null;
-    if (call) calls.push(call);
-    else elsewhere = true;
-    return true;
-  });
-  if (elsewhere || calls.length === 0) return null;
+  const own = cls.type === AST_NODE_TYPES.ClassDeclaration && cls.id
+    ? new Set(sourceCode.getDeclaredVariables(cls).filter((v) => v.name === cls.id?.name))
+    : new Set<TSESLint.Scope.Variable>();
+  const calls: ExportCallSite[] = [];
+  const mine = memberCalls(sourceCode, name, own, cls);
+  if (mine === null) return null;
+  for (const call of mine) calls.push({ sourceCode, call });
   const importers = packageImporters(file);
   if (importers === null) return null;
   const member = new RegExp(`\\.\\s*${name.replace(/[$]/g, '\\$')}\\b`);
-  if (importers.some((importer) => member.test(readText(importer) ?? ''))) return null;
-  return calls.map((call) => ({ sourceCode, call }));
+  const classNames = classExportNames(sourceCode, cls);
+  // One-shot code (a test, a script) runs nothing in a serving process, as for exports.
+  const naming = importers.filter((importer) => member.test(readText(importer) ?? '') && entryReach(importer).kind !== 'one-shot');
+  if (naming.length > MAX_IMPORTERS) return null;
+  for (const importer of naming) {
+    const other = classNames.size === 0 ? null : moduleSourceCode(importer);
+    const held = other ? memberCalls(other, name, classBindings(other, importer, file, classNames), null) : null;
+    if (!other || !held) return null;
+    for (const call of held) calls.push({ sourceCode: other, call });
+  }
+  return calls.length > 0 ? calls : null;
+}
+
+/**
+ * Every `.name` in the file, when each is a call on an instance of the class (`this` in `cls`'s
+ * own methods, a holder of `new C()` for a binding in `ours`) or a member of an instance of some
+ * other class (a holder of `new Other()`, `this` in a class that extends nothing): the calls on
+ * the class's instances. Null for any other `.name`: the object may be an instance of the class.
+ */
+function memberCalls(
+  sourceCode: Services,
+  name: string,
+  ours: ReadonlySet<TSESLint.Scope.Variable>,
+  cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression | null,
+): TSESTree.CallExpression[] | null {
+  const calls: TSESTree.CallExpression[] = [];
+  let unknown = false;
+  walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+    if (unknown) return false;
+    if (node.type !== AST_NODE_TYPES.MemberExpression || staticPropertyName(node) !== name) return true;
+    const verdict = instanceOf(sourceCode, node, ours, cls);
+    const call = verdict === 'ours' ? calledAt(node) : null;
+    if (call) calls.push(call);
+    else if (verdict !== 'other') unknown = true;
+    return true;
+  });
+  return unknown ? null : calls;
+}
+
+/** Whose instance the object of `member` is: the class asked about, another class, or not known. */
+function instanceOf(
+  sourceCode: Services,
+  member: TSESTree.MemberExpression,
+  ours: ReadonlySet<TSESLint.Scope.Variable>,
+  cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression | null,
+): 'ours' | 'other' | 'unknown' {
+  const object = skipTransparent(member.object);
+  if (object.type === AST_NODE_TYPES.ThisExpression) {
+    const own = thisClassOf(member);
+    if (own !== null && own === cls) return 'ours';
+    // A subclass's `this` may be the class's instance.
+    return own !== null && own.superClass === null ? 'other' : 'unknown';
+  }
+  const built = heldClass(sourceCode, object);
+  if (built === null) return 'unknown';
+  if (ours.has(built)) return 'ours';
+  const def = built.defs[0];
+  // An import of another module, or a class of this file: a class other than the one asked about.
+  return built.defs.length === 1 && (def?.type === 'ImportBinding' || def?.type === 'ClassName') ? 'other' : 'unknown';
+}
+
+/** The names a class is exported under: `export default class`, `export class C`, `module.exports = C`, `export { C }`. */
+function classExportNames(sourceCode: Services, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): ReadonlySet<string> {
+  const names = new Set<string>();
+  const wrapper = cls.parent;
+  if (wrapper?.type === AST_NODE_TYPES.ExportDefaultDeclaration || assignedExport(wrapper, cls) === DEFAULT) names.add(DEFAULT);
+  if (wrapper?.type === AST_NODE_TYPES.ExportNamedDeclaration && cls.id) names.add(cls.id.name);
+  const assigned = assignedExport(wrapper, cls);
+  if (assigned) names.add(assigned);
+  const id = cls.id;
+  if (!id || cls.type !== AST_NODE_TYPES.ClassDeclaration) return names;
+  for (const variable of sourceCode.getDeclaredVariables(cls).filter((v) => v.name === id.name)) {
+    for (const reference of variable.references) {
+      const use = reference.identifier as TSESTree.Identifier;
+      const site = use.parent;
+      if (site?.type === AST_NODE_TYPES.ExportSpecifier && site.local === use) {
+        names.add(site.exported.type === AST_NODE_TYPES.Identifier ? site.exported.name : String(site.exported.value));
+      } else if (site?.type === AST_NODE_TYPES.ExportDefaultDeclaration) {
+        names.add(DEFAULT);
+      } else {
+        const name = assignedExport(site, use);
+        if (name) names.add(name);
+      }
+    }
+  }
+  return names;
+}
+
+/** The variables of `importer` bound to the class: `import C from`, `import { C } from`, `const C = require(…)`, `const { C } = require(…)`. */
+function classBindings(sourceCode: Services, importer: string, target: string, classNames: ReadonlySet<string>): Set<TSESLint.Scope.Variable> {
+  const found = new Set<TSESLint.Scope.Variable>();
+  const goesTo = (source: TSESTree.Node | null | undefined): boolean => {
+    if (source?.type !== AST_NODE_TYPES.Literal || typeof source.value !== 'string' || namesOtherPackage(importer, source.value)) return false;
+    const resolution = resolveImport(importer, source.value);
+    return resolution.kind === 'file' && resolution.path === target;
+  };
+  const add = (id: TSESTree.Node): void => {
+    const variable = id.type === AST_NODE_TYPES.Identifier ? findVariable(sourceCode, id) : null;
+    if (variable) found.add(variable);
+  };
+  for (const statement of sourceCode.ast.body) {
+    if (statement.type === AST_NODE_TYPES.ImportDeclaration && statement.importKind !== 'type' && goesTo(statement.source)) {
+      for (const s of statement.specifiers) {
+        if (s.type === AST_NODE_TYPES.ImportDefaultSpecifier && classNames.has(DEFAULT)) add(s.local);
+        if (s.type === AST_NODE_TYPES.ImportSpecifier && s.importKind !== 'type' &&
+          classNames.has(s.imported.type === AST_NODE_TYPES.Identifier ? s.imported.name : String(s.imported.value))) {
+          add(s.local);
+        }
+      }
+    }
+    if (statement.type !== AST_NODE_TYPES.VariableDeclaration) continue;
+    for (const declarator of statement.declarations) {
+      const init = declarator.init && skipTransparent(declarator.init);
+      if (init?.type !== AST_NODE_TYPES.CallExpression || !isRequire(init) || !goesTo(init.arguments[0])) continue;
+      if (declarator.id.type === AST_NODE_TYPES.Identifier && classNames.has(DEFAULT)) add(declarator.id);
+      if (declarator.id.type !== AST_NODE_TYPES.ObjectPattern) continue;
+      for (const property of declarator.id.properties) {
+        if (property.type === AST_NODE_TYPES.Property && !property.computed && property.key.type === AST_NODE_TYPES.Identifier &&
+          classNames.has(property.key.name)) {
+          add(property.value);
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** The binding `expr` builds an instance of (`new C()`, `C` resolved); null for anything else. */
+function builtClass(sourceCode: Services, expr: TSESTree.Node | null | undefined): TSESLint.Scope.Variable | null {
+  const built = expr && skipTransparent(expr);
+  if (built?.type !== AST_NODE_TYPES.NewExpression || built.callee.type !== AST_NODE_TYPES.Identifier) return null;
+  return findVariable(sourceCode, built.callee);
+}
+
+const isNothing = (expr: TSESTree.Node): boolean => {
+  const value = skipTransparent(expr);
+  return (value.type === AST_NODE_TYPES.Literal && value.value === null) || (value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined');
+};
+
+/**
+ * A read of a holder that keeps the instance where it is: a member of it (`manager.init()`), or a
+ * test (`if (!manager)`, `manager === null`). Handed on (an argument, a return, another variable,
+ * an export), it may be called from files that never import its class.
+ */
+function staysPut(read: TSESTree.Node): boolean {
+  let node = read;
+  while (node.parent && (node.parent.type === AST_NODE_TYPES.TSNonNullExpression || node.parent.type === AST_NODE_TYPES.TSAsExpression)) node = node.parent;
+  const parent = node.parent;
+  if (parent?.type === AST_NODE_TYPES.MemberExpression) return parent.object === node;
+  if (parent?.type === AST_NODE_TYPES.AssignmentExpression) return parent.left === node;
+  return parent?.type === AST_NODE_TYPES.UnaryExpression || parent?.type === AST_NODE_TYPES.BinaryExpression ||
+    ((parent?.type === AST_NODE_TYPES.IfStatement || parent?.type === AST_NODE_TYPES.ConditionalExpression) && parent.test === node) ||
+    (parent?.type === AST_NODE_TYPES.LogicalExpression && parent.operator === '&&' && parent.left === node);
+}
+
+/**
+ * The class `holder` holds an instance of, when the file only ever puts instances of that one
+ * class in it: a variable every write of which is `new C()` or `null`, or `this.f` in a class
+ * whose every assignment to `f` is `new C()`; read only where it stays put. Null otherwise.
+ */
+function heldClass(sourceCode: Services, holder: TSESTree.Node): TSESLint.Scope.Variable | null {
+  const classes = new Set<TSESLint.Scope.Variable | null>();
+  if (holder.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(sourceCode, holder);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (!variable || def?.type !== 'Variable' || def.parent.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration) return null;
+    for (const reference of variable.references) {
+      if (reference.isRead() && !staysPut(reference.identifier)) return null;
+      if (!reference.isWrite()) continue;
+      const written = reference.writeExpr;
+      if (written == null) return null;
+      if (!isNothing(written)) classes.add(builtClass(sourceCode, written));
+    }
+  } else if (holder.type === AST_NODE_TYPES.MemberExpression && holder.object.type === AST_NODE_TYPES.ThisExpression) {
+    const field = staticPropertyName(holder);
+    const cls = thisClassOf(holder);
+    if (field === null || cls === null) return null;
+    walk(cls.body, sourceCode.visitorKeys, (node) => {
+      if (node.type === AST_NODE_TYPES.PropertyDefinition && !node.static && !node.computed && node.key.type === AST_NODE_TYPES.Identifier &&
+        node.key.name === field && node.value) {
+        classes.add(builtClass(sourceCode, node.value));
+      }
+      if (node.type === AST_NODE_TYPES.AssignmentExpression && node.left.type === AST_NODE_TYPES.MemberExpression &&
+        node.left.object.type === AST_NODE_TYPES.ThisExpression && staticPropertyName(node.left) === field && thisClassOf(node.left) === cls) {
+        classes.add(node.operator === '=' ? builtClass(sourceCode, node.right) : null);
+      } else if (node.type === AST_NODE_TYPES.MemberExpression && node.object.type === AST_NODE_TYPES.ThisExpression &&
+        staticPropertyName(node) === field && !staysPut(node)) {
+        classes.add(null);
+      }
+      return true;
+    });
+  }
+  const [only] = classes;
+  return classes.size === 1 && only ? only : null;
 }
 
 /** The class whose instance `this` is at `node`: through arrows, not through plain functions or static members. */

@@ -4,7 +4,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { FunctionNode } from '../../src/analysis';
 import { isFunctionNode, isStartupPhase, isUnreachedExport, knownCallers, moduleSourceCode, walk } from '../../src/analysis';
-import { resetProject } from '../../src/project';
+import { importsOf, resetProject } from '../../src/project';
 import { fixture } from '../ruleTester';
 
 // Who calls an exported function, across the files of its package (fixtures/startup).
@@ -104,9 +104,33 @@ describe('knownCallers of constructors and instance methods', () => {
     const init = methodIn('bot.js', 'init');
     assert.deepEqual(knownCallers(init.sourceCode, init.fn)?.map((s) => s.call.loc.start.line), [6]);
   });
-  it('is null for an instance method an importer names on an instance', () => {
+  it('an instance method by `x.m()` in an importer, on a variable that only ever holds `new C()`', () => {
     const refresh = methodIn('cache.js', 'refresh');
-    assert.equal(knownCallers(refresh.sourceCode, refresh.fn), null);
+    const sites = knownCallers(refresh.sourceCode, refresh.fn);
+    assert.deepEqual(sites?.map((s) => [s.sourceCode.getText(s.call), s.call.loc.start.line]), [['this.refresh()', 5], ['cache.refresh()', 15]]);
+  });
+  it("through a field of the importer's own class that only ever holds `new C()`", () => {
+    const init = methodIn('push.js', 'init');
+    assert.deepEqual(knownCallers(init.sourceCode, init.fn)?.map((s) => s.sourceCode.getText(s.call)), ['this.push.init()']);
+    // Two importers, two fields: hub.js (assigned under a guard) and feedRoute.js (in the constructor).
+    const refresh = methodIn('feed.js', 'refresh');
+    assert.deepEqual(knownCallers(refresh.sourceCode, refresh.fn)?.map((s) => s.sourceCode.getText(s.call)).sort(), ['this.feed.refresh()', 'this.feed.refresh()']);
+  });
+  it('the same whichever file was read first: importers come from the package, not from what was linted before', () => {
+    const callers = (): string[] | undefined => {
+      const init = methodIn('push.js', 'init');
+      return knownCallers(init.sourceCode, init.fn)?.map((s) => `${s.sourceCode.getText(s.call)}:${s.call.loc.start.line}`);
+    };
+    const cold = callers();
+    resetProject();
+    // What a lint of the importers first would have recorded: their imports, in the reverse index.
+    for (const name of ['hubMain.js', 'hub.js', 'feedRoute.js']) assert.ok(importsOf(at(name)).length > 0, name);
+    assert.deepEqual(callers(), cold);
+    assert.deepEqual(cold, ['this.push.init():7']);
+  });
+  it('is null for an instance handed on (exported), which files that never import its class may call', () => {
+    const warm = methodIn('pool.js', 'warm');
+    assert.equal(knownCallers(warm.sourceCode, warm.fn), null);
   });
 });
 
@@ -129,6 +153,9 @@ describe('isStartupPhase across files', () => {
     assert.equal(phaseOf('bot.js', 'init'), true);
     assert.equal(phaseOf('session.js', 'load'), false);
     assert.equal(phaseOf('cache.js', 'refresh'), false);
+    assert.equal(phaseOf('push.js', 'init'), true);
+    assert.equal(phaseOf('feed.js', 'refresh'), false);
+    assert.equal(phaseOf('pool.js', 'warm'), false);
   });
 });
 

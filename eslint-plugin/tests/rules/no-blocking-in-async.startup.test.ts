@@ -45,6 +45,9 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     // The method that sets up the module's one instance (`export default new Database()`), whose
     // other methods throw until it has run; the start script that calls it is not seen.
     file('database.js'),
+    // An instance method called only through a field that holds `new Push()` in another class's
+    // method, itself called only on an instance the start script builds (`hub = new Hub()`).
+    file('push.js'),
   ],
   invalid: [
     // The same barrel, to a function a route calls.
@@ -74,5 +77,9 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     reported('loader.js', 5),
     reported('mailer.js', 5),
     reported('settings.js', 5),
+    // Refreshed at startup through one class's field, and per request through another's.
+    reported('feed.js', 5),
+    // Warmed at startup, but the instance is exported and a route runs it again.
+    reported('pool.js', 5),
   ],
 });
