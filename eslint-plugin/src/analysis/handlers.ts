@@ -9,7 +9,7 @@ import { annotatedRef } from './construction';
 import { declaresDependency } from '../project';
 import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
-import { importerUses } from './knownCallers';
+import { importersMayAnswer, importerUses } from './knownCallers';
 import { lintGeneration, sourceFileOf } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -196,6 +196,21 @@ export function namedRegistration(sourceCode: Services, fn: FunctionNode): Handl
 
 type ImportedRegistration = HandlerRegistration & { file: string };
 
+/**
+ * The modules a registration's receiver can come from (see `registeredAt`): it is told only by
+ * references the file resolves to these, and `resolveReference` reads them from the file's own
+ * string literals (`require('express')`, `import type { FastifyInstance } from 'fastify'`).
+ */
+const RECEIVER_MODULES: readonly string[] = [...new Set([...FACTORIES.map((f) => f.module), ...TYPES.map((t) => t.module), ...HTTP_MODULES])];
+const RECEIVER_SPECIFIER = new RegExp(`['"\`](?:node:)?(?:${RECEIVER_MODULES.map((m) => m.replace(/[.]/g, '\\.')).join('|')})['"\`]`);
+/** A string written with escapes (`'expr\u0065ss'`) has a value its text does not spell. */
+const STRING_ESCAPE = /\\(?:[ux0-7])/;
+
+/** False when `text` cannot hold a framework receiver, so no registration can be read from it. */
+function mayHoldReceiver(text: string): boolean {
+  return RECEIVER_SPECIFIER.test(text) || STRING_ESCAPE.test(text);
+}
+
 const importedCache = new WeakMap<FunctionNode, { generation: number; found: ImportedRegistration | null }>();
 
 /**
@@ -209,7 +224,11 @@ export function importedRegistration(sourceCode: Services, fn: FunctionNode): Im
   const hit = importedCache.get(fn);
   if (hit && hit.generation === generation) return hit.found;
   let found: ImportedRegistration | null = null;
-  for (const use of importerUses(sourceCode, fn) ?? []) {
+  const file = sourceFileOf(sourceCode);
+  // Most importers of a module are not where a server is set up (a service importing its
+  // repository): when none can be, no importer is parsed to look.
+  const uses = file !== null && importersMayAnswer(file, mayHoldReceiver) ? importerUses(sourceCode, fn) : null;
+  for (const use of uses ?? []) {
     const registration = registeredAt(use.sourceCode, fn, use.node);
     const file = sourceFileOf(use.sourceCode);
     if (registration && file) {

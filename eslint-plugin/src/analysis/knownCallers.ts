@@ -196,23 +196,52 @@ function importerCalls(
   return oneShot;
 }
 
-/** The names `fn` is exported under, and its uses in its own file that are not the export itself. */
+/**
+ * Whether `text` names any of `names` as a whole word, as `\bname\b` would match. Searched, not
+ * matched by a pattern per name: exports have names of their own (`list0`, `find0`), and
+ * compiling a pattern for each cost more than the search.
+ */
 function mentionsAny(text: string, names: readonly string[]): boolean {
-  return names.some((name) => wordPattern(name).test(text));
+  return names.some((name) => mentionsWord(text, name));
 }
 
-/** A shared module's export is looked for in each of its importers: its pattern is compiled once. */
-function wordPattern(name: string): RegExp {
-  let pattern = wordPatterns.get(name);
-  if (!pattern) {
-    if (wordPatterns.size >= 1000) wordPatterns.clear();
-    pattern = new RegExp(`\\b${name.replace(/[$]/g, '\\$')}\\b`);
-    wordPatterns.set(name, pattern);
+function mentionsWord(text: string, name: string): boolean {
+  if (name.length === 0) return false;
+  const first = isWordChar(name.charCodeAt(0));
+  const last = isWordChar(name.charCodeAt(name.length - 1));
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+    // A boundary on each side: a word character against a non-word one (or the text's end).
+    const before = at > 0 && isWordChar(text.charCodeAt(at - 1));
+    const after = at + name.length < text.length && isWordChar(text.charCodeAt(at + name.length));
+    if (before !== first && after !== last) return true;
   }
-  return pattern;
+  return false;
 }
 
-const wordPatterns = new Map<string, RegExp>();
+/** `\w` without the `u` flag: ASCII letters, digits and `_`. */
+function isWordChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+}
+
+/** ESM re-exports (`export * from`, `export { a } from`) need both words; CommonJS modules have neither as a word. */
+const EXPORT_WORD = /\bexport\b/;
+const FROM_WORD = /\bfrom\b/;
+
+/**
+ * False when no file that `importerUses` reads uses from (the importers of `file` and, through
+ * barrels, theirs) has text `mayAnswer` accepts: then a question only such a file could answer
+ * about a use has no answer, and none of them needs a parse. True when one might.
+ */
+export function importersMayAnswer(file: string, mayAnswer: (text: string) => boolean, depth = 0): boolean {
+  const importers = packageImporters(file);
+  // No importers known: `importerUses` is null.
+  if (importers === null) return false;
+  return importers.some((importer) => {
+    const text = readText(importer) ?? '';
+    if (mayAnswer(text)) return true;
+    return depth < MAX_REEXPORTS && EXPORT_WORD.test(text) && FROM_WORD.test(text) && importersMayAnswer(importer, mayAnswer, depth + 1);
+  });
+}
 
 interface Exported {
   names: Set<string>;

@@ -12,6 +12,10 @@ const legacy4 = fixture('express-routes/v4/src/controllers/legacy.js');
 const users5 = fixture('express-routes/v5/src/controllers/users.js');
 const legacy5 = fixture('express-routes/v5/src/controllers/legacy.js');
 
+// The same through a barrel (`export * from './users.js'`) that imports no framework itself: the
+// registration is in the barrel's importer.
+const barrelUsers = fixture('express-routes/v4-barrel/src/controllers/users.js');
+
 const USERS = fs.readFileSync(users4, 'utf8');
 const LEGACY = fs.readFileSync(legacy4, 'utf8');
 
@@ -50,6 +54,7 @@ const cases = {
     // The catch calls a `next` that is no parameter and no binding: it throws a ReferenceError and
     // the handler rejects. The router is an implicit global assigned once from `express.Router()`.
     { code: LEGACY, filename: legacy4, errors: [ignored(3, 18)] },
+    { code: fs.readFileSync(barrelUsers, 'utf8'), filename: barrelUsers, errors: [ignored(3, 8)] },
   ],
 };
 
