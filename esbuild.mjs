@@ -74,6 +74,19 @@ function ruleDocs(outdir) {
     .map((name) => ({ from: path.join(pluginDocs, name), to: path.join(outdir, 'docs', name) }));
 }
 
+/**
+ * ESLint's `FlatConfigArray`, which the server hands `Linter#verify` ready-made (server/src/lint.ts)
+ * but the package does not export: this path resolves to ESLint's own file, so the bundle keeps
+ * one copy of the class, the one its bundled Linter uses.
+ */
+const eslintConfigArray = {
+  name: 'eslint-config-array',
+  setup(build) {
+    const file = path.join(path.dirname(require.resolve('eslint/package.json')), 'lib', 'config', 'flat-config-array.js');
+    build.onResolve({ filter: /^eslint\/lib\/config\/flat-config-array$/ }, () => ({ path: file }));
+  },
+};
+
 const nodeBundle = {
   bundle: true,
   platform: 'node',
@@ -87,6 +100,7 @@ const nodeBundle = {
   // ESLint's TypeScript config loader, imported at run time from node_modules/jiti next to the
   // bundle (copied there by jitiFiles); oxc's parser, ESM with a native binding (oxcFiles).
   external: ['jiti', 'jiti/*', 'oxc-parser', 'oxc-parser/*'],
+  plugins: [eslintConfigArray],
 };
 
 /**

@@ -48,6 +48,7 @@
  *   path and content hash, `file`/`directory` for a stat, or `missing`). The result holds while
  *   each read does (`isReadCurrent`); ESLint's own reading of the linted text is not in it.
  */
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { Linter } from 'eslint';
 import type { EvidenceLocation } from 'eslint-plugin-async-hazards/evidence';
@@ -293,6 +294,36 @@ function sharedNativeParser(): NativeParser | null {
   return nativeParser;
 }
 
+/** ESLint's config array: `Linter#verify` takes one ready-made instead of normalising a plain array. */
+type FlatConfigArrayClass = new (configs: Linter.Config[], options: { basePath: string }) => Linter.Config[] & { normalizeSync(): unknown };
+
+/**
+ * `Linter#verify` turns a plain config array into ESLint's `FlatConfigArray` on every call, and
+ * the array works out the file's config afresh (merging, validating each rule's options, matching
+ * the globs): about 4 % of an editor re-lint's CPU on a 1,000-line file. Handed an array made
+ * once per config, it answers each file from its own cache, as ESLint's `ESLint` class has it.
+ * The package does not export the class: the bundles map this path to ESLint's file (esbuild.mjs),
+ * and run from source it is found next to ESLint's entry point. Null if neither works (plain
+ * arrays then, as before).
+ */
+function loadFlatConfigArray(): FlatConfigArrayClass | null {
+  /* eslint-disable @typescript-eslint/no-require-imports -- an internal module, found at run time */
+  try {
+    return (require('eslint/lib/config/flat-config-array') as { FlatConfigArray: FlatConfigArrayClass }).FlatConfigArray;
+  } catch {
+    // Not bundled: the package's exports keep the path out, a relative require does not.
+  }
+  try {
+    const fromEslint = createRequire(require.resolve('eslint'));
+    return (fromEslint('./config/flat-config-array.js') as { FlatConfigArray?: FlatConfigArrayClass }).FlatConfigArray ?? null;
+  } catch {
+    return null;
+  }
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+let flatConfigArray: FlatConfigArrayClass | null | undefined;
+
 class LintCore implements AsyncHazardsLinter {
   private readonly linters = new Map<string, Linter>();
   private readonly projects = new ProjectFileFinder();
@@ -303,6 +334,8 @@ class LintCore implements AsyncHazardsLinter {
   /** Files (or projects) where type information failed: linted syntactically until `invalidate`. */
   private readonly typedFailures = new Set<string>();
   private readonly configCache = new Map<string, Linter.Config[]>();
+  /** Each cached config as ESLint's own config array, per linter folder (its base path). */
+  private readonly configArrays = new WeakMap<Linter.Config[], Map<string, Linter.Config[]>>();
   /** Rules that threw during the `verify` under way (it is synchronous, so one list serves). */
   private crashes: RuleCrash[] = [];
   /** The syntactic path's parser: oxc's when asked for and loaded, else typescript-eslint's. */
@@ -543,7 +576,7 @@ class LintCore implements AsyncHazardsLinter {
   private verifyOnce(text: string, filePath: string, plan: RunPlan, result: LintResult): Linter.LintMessage[] {
     this.crashes = [];
     if (this.native) this.native.lastParse = null;
-    const messages = this.linterFor(filePath).verify(text, plan.config, { filename: filePath });
+    const messages = this.linterFor(filePath).verify(text, this.configArray(plan.config, this.linterCwd(filePath)), { filename: filePath });
     result.parsedBy = !plan.typed && this.native?.lastParse?.by === 'native' ? 'oxc' : 'typescript-eslint';
     const crashed = this.takeCrashes(result);
     if (crashed.length === 0) return messages;
@@ -586,9 +619,33 @@ class LintCore implements AsyncHazardsLinter {
     return out;
   }
 
-  private linterFor(filePath: string): Linter {
+  /** `config` as a normalised ESLint config array for a linter in `cwd`; `config` itself when the class is not found. */
+  private configArray(config: Linter.Config[], cwd: string): Linter.Config[] {
+    flatConfigArray ??= loadFlatConfigArray();
+    if (!flatConfigArray) return config;
+    let byCwd = this.configArrays.get(config);
+    if (!byCwd) {
+      byCwd = new Map();
+      this.configArrays.set(config, byCwd);
+    }
+    let array = byCwd.get(cwd);
+    if (!array) {
+      // As `Linter#verify` makes it from a plain array: the linter's folder as base path.
+      const made = new flatConfigArray(config, { basePath: cwd });
+      made.normalizeSync();
+      array = made;
+      byCwd.set(cwd, array);
+    }
+    return array;
+  }
+
+  private linterCwd(filePath: string): string {
     const inside = !path.relative(this.options.cwd, filePath).startsWith('..');
-    const cwd = inside ? this.options.cwd : path.parse(filePath).root;
+    return inside ? this.options.cwd : path.parse(filePath).root;
+  }
+
+  private linterFor(filePath: string): Linter {
+    const cwd = this.linterCwd(filePath);
     let linter = this.linters.get(cwd);
     if (!linter) {
       linter = new Linter({ cwd });

@@ -202,15 +202,24 @@ function buildResult(code: string, program: Node, comments: readonly { type: str
   return { ast: program as never, scopeManager: scopeManager as never, services, visitorKeys: visitorKeys as never };
 }
 
-interface Facts {
-  /** Where `/` starts a regular expression. */
-  regexStarts: Set<number>;
-  /** Where `}` resumes a template (the start of every quasi but the first). */
-  templateResumes: Set<number>;
-  /** Where `>` closes type parameters, type arguments or a type assertion. */
-  typeCloses: Set<number>;
-  /** Starts of names: a keyword there is an Identifier token. */
-  names: Set<number>;
+/**
+ * What the tokenizer needs to know about an offset, one byte per offset of the text (a flag set):
+ * a lookup per token costs an array read instead of four set lookups.
+ */
+const REGEX_START = 1;
+/** `}` resumes a template there (the start of every quasi but the first). */
+const TEMPLATE_RESUME = 2;
+/** `>` closes type parameters, type arguments or a type assertion there. */
+const TYPE_CLOSE = 4;
+/** A name starts there: a keyword there is an Identifier token. */
+const NAME = 8;
+/** `new` of `new.target` or `import` of `import.meta`: a keyword token even though it is a name. */
+const META_KEYWORD = 16;
+
+type Facts = Uint8Array;
+
+function mark(facts: Facts, offset: number, flag: number): void {
+  facts[offset] = (facts[offset] as number) | flag;
 }
 
 /** Optional children typescript-estree leaves `undefined` where oxc writes `null`. */
@@ -228,16 +237,34 @@ const ABSENT_AS_UNDEFINED = new Set([
 
 /** Adds `loc` to every node and gathers what the tokenizer needs. Throws `Unsupported`. */
 function annotate(program: Node, code: string, lines: Lines): Facts {
-  const facts: Facts = { regexStarts: new Set(), templateResumes: new Set(), typeCloses: new Set(), names: new Set() };
-  const keywordNames = new Set<number>();
+  const facts: Facts = new Uint8Array(code.length + 1);
   const stack: Node[] = [program];
   while (stack.length > 0) {
     const node = stack.pop() as Node;
+    // typescript-estree writes `null` for these two (and `undefined` for the same keys elsewhere).
+    const keepNull = node.type === 'TSTypePredicate' || node.type === 'TSImportType';
+    for (const key in node) {
+      const value = node[key];
+      if (typeof value !== 'object') continue;
+      if (value === null) {
+        if (!keepNull && ABSENT_AS_UNDEFINED.has(key)) node[key] = undefined;
+        continue;
+      }
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) {
+          const child = value[i] as Node | null;
+          if (child !== null && typeof child === 'object' && typeof child.type === 'string') stack.push(child);
+        }
+      } else if (typeof (value as Node).type === 'string') {
+        stack.push(value as Node);
+      }
+    }
+    // After the walk over the keys, which then need not skip these two.
     node.range = [node.start, node.end];
     node.loc = { start: lines.position(node.start), end: lines.position(node.end) };
     switch (node.type) {
       case 'Identifier':
-        facts.names.add(node.start);
+        mark(facts, node.start, NAME);
         if (node.optional === true && (node.decorators as Node[]).length > 0) {
           // typescript-estree starts a decorated optional parameter at its name, oxc at its decorators.
           const decorators = node.decorators as Node[];
@@ -256,51 +283,32 @@ function annotate(program: Node, code: string, lines: Lines): Facts {
         if (node.readonly === null) node.readonly = undefined;
         break;
       case 'Literal':
-        if (node.regex) facts.regexStarts.add(node.start);
+        if (node.regex) mark(facts, node.start, REGEX_START);
         break;
       case 'TemplateLiteral':
       case 'TSTemplateLiteralType': {
         const quasis = node.quasis as Node[];
-        for (let i = 1; i < quasis.length; i++) facts.templateResumes.add((quasis[i] as Node).start);
+        for (let i = 1; i < quasis.length; i++) mark(facts, (quasis[i] as Node).start, TEMPLATE_RESUME);
         break;
       }
       case 'TSTypeParameterInstantiation':
       case 'TSTypeParameterDeclaration':
-        facts.typeCloses.add(node.end - 1);
+        mark(facts, node.end - 1, TYPE_CLOSE);
         break;
       case 'TSTypeAssertion': {
         const close = closingAngle(code, (node.typeAnnotation as Node).end);
         if (close < 0) throw new Unsupported('type assertion with a comment before its `>`');
-        facts.typeCloses.add(close);
+        mark(facts, close, TYPE_CLOSE);
         break;
       }
       case 'MetaProperty':
         // `new` and `import` in `new.target` and `import.meta` are keyword tokens.
-        keywordNames.add((node.meta as Node).start);
+        mark(facts, (node.meta as Node).start, META_KEYWORD);
         break;
       default:
         if (node.type.startsWith('JSX')) throw new Unsupported('JSX');
     }
-    // typescript-estree writes `null` for these two (and `undefined` for the same keys elsewhere).
-    const keepNull = node.type === 'TSTypePredicate' || node.type === 'TSImportType';
-    for (const key in node) {
-      const value = node[key];
-      if (value === null) {
-        if (!keepNull && ABSENT_AS_UNDEFINED.has(key)) node[key] = undefined;
-        continue;
-      }
-      if (typeof value !== 'object' || key === 'loc' || key === 'range') continue;
-      if (Array.isArray(value)) {
-        for (let i = value.length - 1; i >= 0; i--) {
-          const child = value[i] as Node | null;
-          if (child !== null && typeof child === 'object' && typeof child.type === 'string') stack.push(child);
-        }
-      } else if (typeof (value as Node).type === 'string') {
-        stack.push(value as Node);
-      }
-    }
   }
-  for (const start of keywordNames) facts.names.delete(start);
   return facts;
 }
 
@@ -327,16 +335,17 @@ function tokens(code: string, lines: Lines, facts: Facts): unknown[] {
     let kind = scanner.scan();
     if (kind === Kind.EndOfFileToken) break;
     const start = scanner.getTokenStart();
-    if ((kind === Kind.SlashToken || kind === Kind.SlashEqualsToken) && facts.regexStarts.has(start)) kind = scanner.reScanSlashToken();
-    else if (kind === Kind.CloseBraceToken && facts.templateResumes.has(start)) kind = scanner.reScanTemplateToken(false);
-    else if (kind === Kind.GreaterThanToken && !facts.typeCloses.has(start)) kind = scanner.reScanGreaterToken();
+    const flags = facts[start] as number;
+    if ((kind === Kind.SlashToken || kind === Kind.SlashEqualsToken) && (flags & REGEX_START) !== 0) kind = scanner.reScanSlashToken();
+    else if (kind === Kind.CloseBraceToken && (flags & TEMPLATE_RESUME) !== 0) kind = scanner.reScanTemplateToken(false);
+    else if (kind === Kind.GreaterThanToken && (flags & TYPE_CLOSE) === 0) kind = scanner.reScanGreaterToken();
     const end = scanner.getTokenEnd();
-    const value = code.slice(start, end);
-    const type = tokenType(kind, facts.names.has(start));
+    const type = tokenType(kind, (flags & (NAME | META_KEYWORD)) === NAME);
     if (type === 'PrivateIdentifier') {
-      out.push(new Token(type, value.slice(1), [start, end], lines));
+      out.push(new Token(type, code.slice(start + 1, end), start, end, lines));
     } else {
-      const token = new Token(type, value, [start, end], lines);
+      const value = code.slice(start, end);
+      const token = new Token(type, value, start, end, lines);
       if (type === 'RegularExpression') {
         const slash = value.lastIndexOf('/');
         token.regex = { flags: value.slice(slash + 1), pattern: value.slice(1, slash) };
@@ -354,15 +363,18 @@ function tokens(code: string, lines: Lines, facts: Facts): unknown[] {
 class Token {
   // Declared only: typescript-estree's tokens have no `regex` key unless they are regular expressions.
   declare regex?: { flags: string; pattern: string };
+  readonly range: [number, number];
   readonly #lines: Lines;
   #loc: Loc | undefined;
 
   constructor(
     readonly type: string,
     readonly value: string,
-    readonly range: [number, number],
+    start: number,
+    end: number,
     lines: Lines,
   ) {
+    this.range = [start, end];
     this.#lines = lines;
   }
 

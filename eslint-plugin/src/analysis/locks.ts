@@ -42,7 +42,7 @@ import type { ParserServices, TSESLint, TSESTree } from '@typescript-eslint/util
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { ResourceShape } from '../util/settings';
 import type { FunctionNode } from './ast';
-import { contains, enclosingFunction, findVariable, isFunctionNode, nodesAtMatches, skipTransparent, staticPropertyName } from './ast';
+import { contains, enclosingFunction, findVariable, isFunctionNode, nodeAtIndex, nodesAtMatches, skipTransparent, staticPropertyName } from './ast';
 import type { ConstructionKind } from './catalog';
 import { getConstruction, thisClass } from './construction';
 import { refMatches, resolveReference } from './imports';
@@ -991,7 +991,8 @@ function ownerMethodCalls(
   const found: TSESTree.CallExpression[] = [];
   for (const token of sourceCode.getTokens(scope)) {
     if (token.type !== 'Identifier' || !names.includes(token.value)) continue;
-    const call = candidateCall(sourceCode.getNodeByRangeIndex(token.range[0]));
+    // One descent to the name, where `getNodeByRangeIndex` runs ESLint's traverser over the file.
+    const call = candidateCall(nodeAtIndex(sourceCode.ast, token.range[0], sourceCode.visitorKeys));
     if (!call) continue;
     const callee = skipTransparent(call.callee);
     if (callee.type === AST_NODE_TYPES.MemberExpression && sameObject(sourceCode, callee.object, owner)) found.push(call);
@@ -1007,7 +1008,7 @@ function moduleUnlockCalls(sourceCode: Services, lockCall: TSESTree.CallExpressi
   const found: TSESTree.CallExpression[] = [];
   for (const token of sourceCode.getTokens(scope)) {
     if (token.type !== 'Identifier' || token.value !== 'unlock') continue;
-    const call = candidateCall(sourceCode.getNodeByRangeIndex(token.range[0]));
+    const call = candidateCall(nodeAtIndex(sourceCode.ast, token.range[0], sourceCode.visitorKeys));
     if (!call || call.range[0] < lockCall.range[1]) continue;
     const arg = call.arguments[0];
     if (arg && sourceCode.getText(arg) === fileText && refMatches(resolveReference(sourceCode, call.callee), 'proper-lockfile', 'unlock')) {
