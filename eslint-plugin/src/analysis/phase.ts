@@ -10,7 +10,8 @@ import { isSingletonInitializer } from './initializers';
 import type { ExportCallSite } from './knownCallers';
 import { knownCallers } from './knownCallers';
 import { lintGeneration, sourceFileOf } from './localModules';
-import { firstListen, isBeforeOwnListen } from './serverStart';
+import { constructedWithCallback } from './constructorCallbacks';
+import { beforeFirstAwait, firstListen, isBeforeOwnListen, isOwnFirstListen, listenCallbackCall } from './serverStart';
 import { entryReach } from '../project';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -110,6 +111,18 @@ function startupAt(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node, 
   const outer = isSynchronouslyInvoked(fn) ? enclosingFunction(fn) : null;
   if (outer) return startupAt(sourceCode, outer, fn, depth);
   if (inEndlessLoop(fn, node)) return false;
+  // `server.listen(port, () => { … })`: the callback runs once, as the server it starts listens
+  // (see `listenCallbackCall`), up to its first `await`; handlers and timers it registers are
+  // functions of their own, and serve.
+  const listen = listenCallbackCall(fn);
+  if (listen) return beforeFirstAwait(sourceCode, fn, node) && listenAtStartup(sourceCode, listen, depth);
+  // `new Identification((ident) => manager.init(ident))`: run by the constructor, or by a step it
+  // starts once, so in the phase of the construction.
+  const built = constructedWithCallback(sourceCode, fn);
+  if (built) {
+    const caller = runningFunction(built);
+    return caller === null ? atTopLevel(built) : startupAt(sourceCode, caller, built, depth);
+  }
   if (isBeforeOwnListen(sourceCode, fn, node) && noServerListensAtCalls(sourceCode, fn)) return true;
   if (mountsRoutesAfter(sourceCode, fn, node) && knownCallers(sourceCode, fn) === null &&
     handlerRegistration(sourceCode, sourceFileOf(sourceCode) ?? '', fn) === null) {
@@ -156,6 +169,18 @@ function isRouteMount(call: TSESTree.CallExpression): boolean {
     : path?.type === AST_NODE_TYPES.TemplateLiteral ? path.quasis[0]?.value.cooked : null;
   // A handler written in place: `api.get('/users', params)` is a client's request, not a route.
   return typeof text === 'string' && text.startsWith('/') && rest.some((arg) => isFunctionNode(arg));
+}
+
+/**
+ * The `listen` call runs at startup: at module top level, as the first server of a function that
+ * puts its own up (`export default async function () { … server.listen(port, cb) }`) and that no
+ * server-running code calls, or where its function is at startup anyway.
+ */
+function listenAtStartup(sourceCode: Services, listen: TSESTree.CallExpression, depth: number): boolean {
+  const caller = runningFunction(listen);
+  if (caller === null) return atTopLevel(listen);
+  if (isOwnFirstListen(sourceCode, caller, listen) && noServerListensAtCalls(sourceCode, caller)) return true;
+  return startupAt(sourceCode, caller, listen.callee, depth);
 }
 
 /** `node` runs before `fn` puts a server up, or is the call that does (`await start()`: what `start` runs before its own listen comes first). */

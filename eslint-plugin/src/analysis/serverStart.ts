@@ -104,3 +104,50 @@ function isCallbackArgument(fn: FunctionNode): boolean {
   const parent = arg.parent;
   return (parent?.type === AST_NODE_TYPES.CallExpression || parent?.type === AST_NODE_TYPES.NewExpression) && parent.callee !== arg;
 }
+
+/**
+ * The `x.listen(…, cb)` call `fn` is the callback of (its last argument), or null. Node runs `cb`
+ * once, as the `listening` event, when the server starts listening: `listen()` binds the handle
+ * and queues that event with `process.nextTick`, while connections arrive through the event
+ * loop's poll phase, which comes only after the tick queue has drained. So the callback's own
+ * synchronous run (up to its first `await`) comes before this server handles any request. Other
+ * servers of the process may already serve by then (a second server put up later); the run is
+ * still one step of starting the process, once per process, like the code before a listen.
+ */
+export function listenCallbackCall(fn: FunctionNode): TSESTree.CallExpression | null {
+  let arg: TSESTree.Node = fn;
+  while (arg.parent && (arg.parent.type === AST_NODE_TYPES.TSAsExpression || arg.parent.type === AST_NODE_TYPES.TSSatisfiesExpression)) arg = arg.parent;
+  const call = arg.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[call.arguments.length - 1] !== arg) return null;
+  const callee = skipTransparent(call.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression && staticPropertyName(callee) === 'listen' ? call : null;
+}
+
+/**
+ * Does `node` run in `fn`'s first synchronous stretch, before its first `await` (or `for await`)?
+ * After it, other callbacks (requests among them) run before `fn` resumes.
+ */
+export function beforeFirstAwait(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node): boolean {
+  if (!fn.async) return true;
+  let first: number | null = null;
+  walk(fn.body, sourceCode.visitorKeys, (n) => {
+    if (first !== null && n.range[0] >= first) return false;
+    if (isFunctionNode(n) && !isSynchronouslyInvoked(n)) return false;
+    if (n.type === AST_NODE_TYPES.AwaitExpression || (n.type === AST_NODE_TYPES.ForOfStatement && n.await)) {
+      // The awaited operand is evaluated before the pause: `await setup()` starts `setup` first.
+      const pause = n.type === AST_NODE_TYPES.AwaitExpression ? n.argument.range[1] : n.range[0];
+      if (first === null || pause < first) first = pause;
+    }
+    return true;
+  });
+  return first === null || node.range[1] <= first;
+}
+
+/**
+ * Is `listen` (a `x.listen(…)` call in `fn`) the first server `fn` itself puts up, `fn` being no
+ * callback handed to other code and no request handler? Then it runs as `fn` starts its server.
+ */
+export function isOwnFirstListen(sourceCode: Services, fn: FunctionNode, listen: TSESTree.CallExpression): boolean {
+  return !isCallbackArgument(fn) && firstListen(sourceCode, fn) === listen.callee &&
+    handlerRegistration(sourceCode, sourceFileOf(sourceCode) ?? '', fn) === null;
+}

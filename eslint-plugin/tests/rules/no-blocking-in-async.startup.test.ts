@@ -48,8 +48,20 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     // An instance method called only through a field that holds `new Push()` in another class's
     // method, itself called only on an instance the start script builds (`hub = new Hub()`).
     file('push.js'),
+    // A server's listen callback, up to its first `await`: run once, as the server starts listening.
+    file('listen.js'),
+    // An instance method called from a callback that `new Ident(cb)` (ident.js) runs from its
+    // constructor, from its own server's listen callback or from that server's `error` listener,
+    // the `new` itself in a listen callback.
+    file('keeper.js'),
   ],
   invalid: [
+    // Near misses of the listen callback: after its first `await`, in a timer it starts, in a
+    // handler it registers, and from a callback a constructor hands to a timer (watcher.js).
+    reported('listenLate.js', 7),
+    reported('listenTimer.js', 8),
+    reported('listenHandler.js', 7),
+    reported('tail.js', 5),
     // The same barrel, to a function a route calls.
     reported('pages/serve.js'),
     // Near misses: a route runs it per request.
