@@ -2,7 +2,8 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
-import { lintGeneration, moduleSourceCode, sourceFileOf } from './localModules';
+import { resolveReference } from './imports';
+import { isProjectSpecifier, lintGeneration, localExport, moduleSourceCode, sourceFileOf } from './localModules';
 import { bareName, declaresDependency, entryReach, nearestPackage, packageImporters, readText, resolveImport } from '../project';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -414,7 +415,7 @@ function instanceOf(
     // A subclass's `this` may be the class's instance.
     return own !== null && own.superClass === null ? 'other' : 'unknown';
   }
-  const built = heldClass(sourceCode, object);
+  const built = heldClass(sourceCode, object, staticPropertyName(member));
   if (built === null) return 'unknown';
   if (ours.has(built)) return 'ours';
   const def = built.defs[0];
@@ -517,18 +518,39 @@ function staysPut(read: TSESTree.Node): boolean {
 }
 
 /**
+ * `new Client(manager)`, `auth(manager, user)`: the holder handed to a function or class of
+ * another of the project's modules, one whose file never names `.method`: that receiver calls
+ * other members, never `method`. (Kept by it and read from a third file, `client.manager.m()`,
+ * the instance goes unseen; such a file names `.m` without importing the class.)
+ */
+function handedToNonCaller(sourceCode: Services, read: TSESTree.Node, method: string | null): boolean {
+  if (method === null) return false;
+  let node = read;
+  while (node.parent && (node.parent.type === AST_NODE_TYPES.TSNonNullExpression || node.parent.type === AST_NODE_TYPES.TSAsExpression)) node = node.parent;
+  const call = node.parent;
+  if ((call?.type !== AST_NODE_TYPES.CallExpression && call?.type !== AST_NODE_TYPES.NewExpression) || call.callee === node ||
+    !call.arguments.includes(node as TSESTree.CallExpressionArgument)) {
+    return false;
+  }
+  const ref = resolveReference(sourceCode, call.callee);
+  if (!ref || !isProjectSpecifier(sourceCode, ref.module)) return false;
+  const file = localExport(sourceCode, ref)?.value.file;
+  return file !== undefined && file !== sourceFileOf(sourceCode) && !memberPattern(method).test(readText(file) ?? '.' + method);
+}
+
+/**
  * The class `holder` holds an instance of, when the file only ever puts instances of that one
  * class in it: a variable every write of which is `new C()` or `null`, or `this.f` in a class
  * whose every assignment to `f` is `new C()`; read only where it stays put. Null otherwise.
  */
-function heldClass(sourceCode: Services, holder: TSESTree.Node): TSESLint.Scope.Variable | null {
+function heldClass(sourceCode: Services, holder: TSESTree.Node, method: string | null): TSESLint.Scope.Variable | null {
   const classes = new Set<TSESLint.Scope.Variable | null>();
   if (holder.type === AST_NODE_TYPES.Identifier) {
     const variable = findVariable(sourceCode, holder);
     const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
     if (!variable || def?.type !== 'Variable' || def.parent.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration) return null;
     for (const reference of variable.references) {
-      if (reference.isRead() && !staysPut(reference.identifier)) return null;
+      if (reference.isRead() && !staysPut(reference.identifier) && !handedToNonCaller(sourceCode, reference.identifier, method)) return null;
       if (!reference.isWrite()) continue;
       const written = reference.writeExpr;
       if (written == null) return null;

@@ -54,6 +54,8 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     // constructor, from its own server's listen callback or from that server's `error` listener,
     // the `new` itself in a listen callback.
     file('keeper.js'),
+    // Built and initialised at startup, then handed to a function whose file never names `.init`.
+    file('handed.js'),
   ],
   invalid: [
     // Near misses of the listen callback: after its first `await`, in a timer it starts, in a
@@ -62,6 +64,8 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     reported('listenTimer.js', 8),
     reported('listenHandler.js', 7),
     reported('tail.js', 5),
+    // The same, handed to a function that calls `init()` again.
+    reported('rehanded.js', 5),
     // The same barrel, to a function a route calls.
     reported('pages/serve.js'),
     // Near misses: a route runs it per request.
