@@ -4,7 +4,7 @@ import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { resolveReference } from './imports';
 import { isProjectSpecifier, lintGeneration, localExport, moduleSourceCode, sourceFileOf } from './localModules';
-import { bareName, declaresDependency, entryReach, nearestPackage, packageImporters, readText, resolveImport } from '../project';
+import { bareName, declaresDependency, entryReach, nearestPackage, packageFilesNaming, packageImporters, readText, resolveImport } from '../project';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -517,25 +517,39 @@ function staysPut(read: TSESTree.Node): boolean {
     (parent?.type === AST_NODE_TYPES.LogicalExpression && parent.operator === '&&' && parent.left === node);
 }
 
-/**
- * `new Client(manager)`, `auth(manager, user)`: the holder handed to a function or class of
- * another of the project's modules, one whose file never names `.method`: that receiver calls
- * other members, never `method`. (Kept by it and read from a third file, `client.manager.m()`,
- * the instance goes unseen; such a file names `.m` without importing the class.)
- */
-function handedToNonCaller(sourceCode: Services, read: TSESTree.Node, method: string | null): boolean {
-  if (method === null) return false;
+/** `new Client(manager)`, `auth(manager, user)`: the holder handed to another call as an argument. */
+function handedOn(read: TSESTree.Node): boolean {
   let node = read;
   while (node.parent && (node.parent.type === AST_NODE_TYPES.TSNonNullExpression || node.parent.type === AST_NODE_TYPES.TSAsExpression)) node = node.parent;
   const call = node.parent;
-  if ((call?.type !== AST_NODE_TYPES.CallExpression && call?.type !== AST_NODE_TYPES.NewExpression) || call.callee === node ||
-    !call.arguments.includes(node as TSESTree.CallExpressionArgument)) {
-    return false;
+  return (call?.type === AST_NODE_TYPES.CallExpression || call?.type === AST_NODE_TYPES.NewExpression) && call.callee !== node &&
+    call.arguments.includes(node as TSESTree.CallExpressionArgument);
+}
+
+/**
+ * Could an instance of `cls` handed on from this file have `.method` called on it where the
+ * search does not look? Not when every file of the package that names `.method` (one-shot code
+ * aside) is the class's own file or one of its importers, whose every `.method` is read as it
+ * is (`instanceCalls`): `new Client(manager)` and `auth(manager, …)` then call other members,
+ * whoever keeps the instance, since no other file names the method at all.
+ */
+function methodNamedOnlyWhereSeen(sourceCode: Services, cls: TSESLint.Scope.Variable, method: string | null): boolean {
+  const file = sourceFileOf(sourceCode);
+  const def = cls.defs.length === 1 ? cls.defs[0] : undefined;
+  if (method === null || file === null || !def) return false;
+  let classFile: string | null = null;
+  if (def.type === 'ClassName') classFile = file;
+  else if (def.type === 'ImportBinding') {
+    const ref = resolveReference(sourceCode, def.name);
+    classFile = ref && isProjectSpecifier(sourceCode, ref.module) ? localExport(sourceCode, ref)?.value.file ?? null : null;
   }
-  const ref = resolveReference(sourceCode, call.callee);
-  if (!ref || !isProjectSpecifier(sourceCode, ref.module)) return false;
-  const file = localExport(sourceCode, ref)?.value.file;
-  return file !== undefined && file !== sourceFileOf(sourceCode) && !memberPattern(method).test(readText(file) ?? '.' + method);
+  if (classFile === null) return false;
+  const naming = packageFilesNaming(file, method);
+  const importers = packageImporters(classFile);
+  if (naming === null || importers === null) return false;
+  const seen = new Set([classFile, ...importers]);
+  const member = memberPattern(method);
+  return naming.every((f) => seen.has(f) || entryReach(f).kind === 'one-shot' || !member.test(readText(f) ?? ''));
 }
 
 /**
@@ -545,12 +559,16 @@ function handedToNonCaller(sourceCode: Services, read: TSESTree.Node, method: st
  */
 function heldClass(sourceCode: Services, holder: TSESTree.Node, method: string | null): TSESLint.Scope.Variable | null {
   const classes = new Set<TSESLint.Scope.Variable | null>();
+  let handed = false;
   if (holder.type === AST_NODE_TYPES.Identifier) {
     const variable = findVariable(sourceCode, holder);
     const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
     if (!variable || def?.type !== 'Variable' || def.parent.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration) return null;
     for (const reference of variable.references) {
-      if (reference.isRead() && !staysPut(reference.identifier) && !handedToNonCaller(sourceCode, reference.identifier, method)) return null;
+      if (reference.isRead() && !staysPut(reference.identifier)) {
+        if (!handedOn(reference.identifier)) return null;
+        handed = true;
+      }
       if (!reference.isWrite()) continue;
       const written = reference.writeExpr;
       if (written == null) return null;
@@ -576,7 +594,8 @@ function heldClass(sourceCode: Services, holder: TSESTree.Node, method: string |
     });
   }
   const [only] = classes;
-  return classes.size === 1 && only ? only : null;
+  if (classes.size !== 1 || !only) return null;
+  return !handed || methodNamedOnlyWhereSeen(sourceCode, only, method) ? only : null;
 }
 
 /** The class whose instance `this` is at `node`: through arrows, not through plain functions or static members. */

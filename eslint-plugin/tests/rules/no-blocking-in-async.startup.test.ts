@@ -54,7 +54,7 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     // constructor, from its own server's listen callback or from that server's `error` listener,
     // the `new` itself in a listen callback.
     file('keeper.js'),
-    // Built and initialised at startup, then handed to a function whose file never names `.init`.
+    // Built and initialised at startup, then handed to a function; no other file of the package names `.prime`.
     file('handed.js'),
   ],
   invalid: [
@@ -64,7 +64,7 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     reported('listenTimer.js', 8),
     reported('listenHandler.js', 7),
     reported('tail.js', 5),
-    // The same, handed to a function that calls `init()` again.
+    // The same, handed to a function that calls `settle()` again.
     reported('rehanded.js', 5),
     // The same barrel, to a function a route calls.
     reported('pages/serve.js'),
