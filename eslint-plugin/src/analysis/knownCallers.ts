@@ -3,7 +3,7 @@ import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { resolveReference } from './imports';
-import { isProjectSpecifier, lintGeneration, localExport, moduleSourceCode, sourceFileOf } from './localModules';
+import { isProjectSpecifier, lintGeneration, localExport, moduleSourceCode, scannedLocalImports, sourceFileOf } from './localModules';
 import { bareName, declaresDependency, entryReach, nearestPackage, packageFilesNaming, packageImporters, readText, resolveImport } from '../project';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -547,9 +547,42 @@ function methodNamedOnlyWhereSeen(sourceCode: Services, cls: TSESLint.Scope.Vari
   const naming = packageFilesNaming(file, method);
   const importers = packageImporters(classFile);
   if (naming === null || importers === null) return false;
+  const reached = importClosure(file);
+  if (reached === null) return false;
   const seen = new Set([classFile, ...importers]);
   const member = memberPattern(method);
-  return naming.every((f) => seen.has(f) || entryReach(f).kind === 'one-shot' || !member.test(readText(f) ?? ''));
+  return naming.every((f) => seen.has(f) || !reached.has(f) || entryReach(f).kind === 'one-shot' || !member.test(readText(f) ?? ''));
+}
+
+/** Files of the import closure read before the question is left open. */
+const MAX_CLOSURE = 400;
+const closureCache = new Map<string, ReadonlySet<string> | null>();
+let closureGeneration = -1;
+
+/**
+ * The project files `file` imports, directly or through others: where the functions it can hand
+ * an instance to live. A file outside it (browser code beside the server, in the same package)
+ * holds no function this file calls, short of a registry it never imports. Null past the cap.
+ */
+function importClosure(file: string): ReadonlySet<string> | null {
+  if (closureGeneration !== lintGeneration()) {
+    closureCache.clear();
+    closureGeneration = lintGeneration();
+  }
+  if (closureCache.has(file)) return closureCache.get(file) ?? null;
+  const reached = new Set<string>([file]);
+  const queue = [file];
+  while (queue.length > 0 && reached.size <= MAX_CLOSURE) {
+    const next = queue.pop() as string;
+    for (const imported of scannedLocalImports(next, readText(next) ?? '')) {
+      if (reached.has(imported)) continue;
+      reached.add(imported);
+      queue.push(imported);
+    }
+  }
+  const found = reached.size <= MAX_CLOSURE ? reached : null;
+  closureCache.set(file, found);
+  return found;
 }
 
 /**
