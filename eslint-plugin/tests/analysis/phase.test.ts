@@ -88,4 +88,41 @@ describe('isStartupPhase across a chain of files', () => {
     const pongFirst = [phaseOf(b, 'cycle', 'pong'), phaseOf(b, 'cycle', 'ping')];
     assert.deepEqual(pingFirst, [pongFirst[1], pongFirst[0]]);
   });
+  it('a callback a constructor runs from its listen callback: the same answers whichever class is asked first', () => {
+    // main.js's listen callback builds Keeper and Tail; Ident runs its callback once (as its own
+    // server listens), Watcher on a timer: Keeper's init() is startup, Tail's is not.
+    const lay = (prefix: string): string => {
+      const root = scratch(prefix);
+      write(path.join(root, 'package.json'), JSON.stringify({ name: 'app', type: 'module', scripts: { start: 'node src/main.js' } }));
+      write(path.join(root, 'src/main.js'), [
+        `// ${prefix}`,
+        "import http from 'node:http';",
+        "import Ident from './ident.js';",
+        "import Watcher from './watcher.js';",
+        "import Keeper from './keeper.js';",
+        "import Tail from './tail.js';",
+        'const server = http.createServer();',
+        'server.listen(8080, () => {',
+        '  const keeper = new Keeper();',
+        '  new Ident(() => { void keeper.init(); });',
+        '  const tail = new Tail();',
+        '  new Watcher(() => { void tail.init(); });',
+        '});',
+        '',
+      ].join('\n'));
+      write(path.join(root, 'src/ident.js'), `// ${prefix}\nimport net from 'node:net';\nexport default class Ident {\n  constructor(done) {\n    const s = net.createServer();\n    s.listen(113, () => done());\n  }\n}\n`);
+      write(path.join(root, 'src/watcher.js'), `// ${prefix}\nexport default class Watcher {\n  constructor(done) {\n    setInterval(() => done(), 1000);\n  }\n}\n`);
+      for (const name of ['keeper', 'tail']) {
+        const cls = name === 'keeper' ? 'Keeper' : 'Tail';
+        write(path.join(root, `src/${name}.js`), `// ${prefix}\nimport fs from 'node:fs';\nexport default class ${cls} {\n  async init() {\n    fs.readFileSync('a');\n  }\n}\n`);
+      }
+      return root;
+    };
+    const a = lay('phase-ctor-a');
+    const keeperFirst = [phaseOf(a, 'keeper', 'init'), phaseOf(a, 'tail', 'init')];
+    const b = lay('phase-ctor-b');
+    const tailFirst = [phaseOf(b, 'tail', 'init'), phaseOf(b, 'keeper', 'init')];
+    assert.deepEqual(keeperFirst, [true, false]);
+    assert.deepEqual(tailFirst, [false, true]);
+  });
 });
