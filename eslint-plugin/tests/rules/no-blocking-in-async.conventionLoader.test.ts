@@ -31,5 +31,7 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     reported('modules/catalog/plugin.js', 3),
     // A computed import with no fixed name (`path.join('src/tasks', name)`): who loads it is not known.
     reported('tasks/warm.js', 3),
+    // Loaded by its fixed name at startup, but the module is kept in a list, not called there.
+    reported('modules/locale/hooks.js', 3),
   ],
 });
