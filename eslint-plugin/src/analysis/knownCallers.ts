@@ -42,7 +42,8 @@ type Collect = 'calls' | 'uses';
  * `new C()`; an instance method by `this.m()` in its class's other methods, when neither its file
  * nor an importer names `.m` anywhere else (a caller holding the instance in a file that does not
  * import the class stays unseen). A function re-exported by a barrel (`export * from './load'`) is
- * also called from the barrel's importers, two barrels deep.
+ * also called from the barrel's importers, two barrels deep. A default export is also called by
+ * the files that load its file by convention (`conventionSites`).
  */
 export function knownCallers(sourceCode: Services, fn: FunctionNode): readonly ExportCallSite[] | null {
   const generation = lintGeneration();
