@@ -4,7 +4,8 @@ import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { resolveReference } from './imports';
 import { isProjectSpecifier, lintGeneration, localExport, moduleSourceCode, scannedLocalImports, sourceFileOf } from './localModules';
-import { bareName, declaresDependency, entryReach, nearestPackage, packageFilesNaming, packageImporters, readText, resolveImport } from '../project';
+import { conventionCalls } from './conventionLoads';
+import { bareName, conventionLoaders, declaresDependency, entryReach, nearestPackage, packageFilesNaming, packageImporters, readText, resolveImport } from '../project';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -42,7 +43,8 @@ type Collect = 'calls' | 'uses';
  * `new C()`; an instance method by `this.m()` in its class's other methods, when neither its file
  * nor an importer names `.m` anywhere else (a caller holding the instance in a file that does not
  * import the class stays unseen). A function re-exported by a barrel (`export * from './load'`) is
- * also called from the barrel's importers, two barrels deep.
+ * also called from the barrel's importers, two barrels deep. A default export is also called by
+ * the files that load its file by convention (`conventionSites`).
  */
 export function knownCallers(sourceCode: Services, fn: FunctionNode): readonly ExportCallSite[] | null {
   const generation = lintGeneration();
@@ -149,8 +151,31 @@ function computeCallers(sourceCode: Services, fn: FunctionNode): readonly Export
   const everyImporter = method ? method.name === CONSTRUCTOR : exported.names.has(DEFAULT);
   const seen = importerCalls(file, exported.names, named, everyImporter, method?.name ?? null, 0, sites, 'calls');
   if (seen === null) return null;
+  const loaded = method || !exported.names.has(DEFAULT) ? false : conventionSites(file, sites);
+  if (loaded === null) return null;
   // Only one-shot code uses it (a test, a script): known, and none of it serves.
-  return sites.length > 0 || seen ? sites : null;
+  return sites.length > 0 || seen || loaded ? sites : null;
+}
+
+/**
+ * Adds the calls of `file`'s default export made by the files that load it by convention
+ * (`conventionLoaders`: `import(pathToFileURL(path.resolve(module.path, 'bootstrap.js')))` then
+ * `.default(context)`). Null when one of them holds the module in a way that is not bound; else
+ * whether a one-shot loader names it. A file no loader names keeps what its importers say.
+ */
+function conventionSites(file: string, sites: ExportUse[]): boolean | null {
+  const loaders = conventionLoaders(file);
+  if (loaders === null || loaders.length === 0) return false;
+  const serving = loaders.filter((loader) => entryReach(loader).kind !== 'one-shot');
+  if (serving.length > MAX_IMPORTERS) return null;
+  for (const loader of serving) {
+    const other = moduleSourceCode(loader);
+    if (!other) return null;
+    const calls = conventionCalls(other, file);
+    if (calls === null) return null;
+    for (const node of calls) sites.push({ sourceCode: other, node });
+  }
+  return serving.length < loaders.length;
 }
 
 /** Barrels re-exporting a function (`export * from './load'` in `util/index.ts`) followed this deep. */

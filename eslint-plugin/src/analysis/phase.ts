@@ -8,7 +8,7 @@ import { handlerRegistration } from './handlers';
 import { importedModules } from './imports';
 import { isSingletonInitializer } from './initializers';
 import type { ExportCallSite } from './knownCallers';
-import { knownCallers } from './knownCallers';
+import { isUnreachedExport, knownCallers } from './knownCallers';
 import { lintGeneration, sourceFileOf } from './localModules';
 import { constructedWithCallback } from './constructorCallbacks';
 import { beforeFirstAwait, firstListen, isBeforeOwnListen, isOwnFirstListen, listenCallbackCall } from './serverStart';
@@ -235,10 +235,21 @@ function calledOnlyAtStartup(sourceCode: Services, fn: FunctionNode, depth: numb
   const sites = knownCallers(sourceCode, fn);
   // Recursion runs when the outside call does; a call in the same file costs no file read, so
   // only the hops into other files count against the depth.
-  const startup = sites !== null && sites.every((site) => runningFunction(site.call) === fn ||
+  const live = sites?.filter((site) => !runsNowhere(site)) ?? [];
+  const startup = sites !== null && (sites.length === 0 || live.length > 0) && live.every((site) => runningFunction(site.call) === fn ||
     siteAtStartup(site, site.sourceCode === sourceCode ? depth : depth + 1));
   entry.byDepth.set(depth, startup);
   return startup;
+}
+
+/**
+ * A call made in an export nothing in its package runs (`reloadAllLocales()` kept for later, no
+ * file calling it): it runs in no phase, so the other calls decide. A function called only from
+ * such exports is not startup: nothing shows it running at all.
+ */
+function runsNowhere(site: ExportCallSite): boolean {
+  const caller = runningFunction(site.call);
+  return caller !== null && isUnreachedExport(site.sourceCode, caller);
 }
 
 function siteAtStartup(site: ExportCallSite, depth: number): boolean {

@@ -103,6 +103,43 @@ export function packageImporters(file: string): readonly string[] | null {
   return graph.importers.get(resolved) ?? [];
 }
 
+/**
+ * The files of `file`'s package that may load it by convention: a computed `import()` or
+ * `require()` whose path ends in a fixed file name (`path.resolve(module.path, 'bootstrap.js')`,
+ * `` `${dir}/routes.js` ``) that `file`'s path ends with. From the same scan as `entryReach`, so the
+ * same whichever file is linted first; analysis reads each loader's tree to bind the call. Empty
+ * when none does, or when a name matches more than `MAX_CONVENTION_FILES` files (a loader that
+ * general says nothing about one of them); null when the package cannot be listed whole.
+ */
+export function conventionLoaders(file: string): readonly string[] | null {
+  if (!path.isAbsolute(file)) return null;
+  const facts = nearestPackage(file);
+  if (facts.manifest === null) return null;
+  const graph = packageGraph(facts);
+  if (graph.truncated) return null;
+  return graph.conventionLoaders.get(path.resolve(file)) ?? [];
+}
+
+/** A fixed name loaded by convention binds at most this many files of the package. */
+export const MAX_CONVENTION_FILES = 64;
+
+/** `routes/index.js` names `a/routes/index.js` and its TypeScript source `a/routes/index.ts`. */
+export function endsWithLoadedName(file: string, name: string): boolean {
+  const ext = path.extname(name);
+  const stem = name.slice(0, name.length - ext.length);
+  const fileExt = path.extname(file);
+  const fileStem = file.slice(0, file.length - fileExt.length).split(path.sep).join('/');
+  if (fileStem !== stem && !fileStem.endsWith(`/${stem}`)) return false;
+  return fileExt === ext || (SOURCE_TWINS.get(ext) ?? []).includes(fileExt);
+}
+
+/** Build output's extension → the source extensions it is compiled from. */
+const SOURCE_TWINS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['.js', ['.ts', '.tsx', '.jsx']],
+  ['.mjs', ['.mts']],
+  ['.cjs', ['.cts']],
+]);
+
 interface PackageGraph {
   reach: ReadonlyMap<string, EntryReach>;
   /** Start-script and `main`/`exports` targets: the files a long-lived process of the package starts from. */
@@ -115,6 +152,8 @@ interface PackageGraph {
   importers: ReadonlyMap<string, readonly string[]>;
   /** Files only development processes run (see `isDevelopmentOnly`). */
   developmentOnly: ReadonlySet<string>;
+  /** Loaded file → the files that may load it by a computed import of its fixed name. */
+  conventionLoaders: ReadonlyMap<string, readonly string[]>;
   truncated: boolean;
 }
 
@@ -266,7 +305,7 @@ function buildGraph(facts: PackageFacts, root: string): PackageGraph {
   const developmentOnly = production && !truncated
     ? developmentReach(development.flatMap((d) => (d.file === null ? [] : [d.file])), edges, importers, fromLongLived)
     : new Set<string>();
-  return { reach, processEntries, edges, handlerFiles, entryReach: new Map(), importers, developmentOnly, truncated };
+  return { reach, processEntries, edges, handlerFiles, entryReach: new Map(), importers, developmentOnly, conventionLoaders: conventionEdges(files, scans), truncated };
 }
 
 /**
@@ -327,6 +366,25 @@ export function isDevelopmentOnly(file: string): boolean {
   return packageGraph(facts).developmentOnly.has(path.resolve(file));
 }
 
+function conventionEdges(files: readonly string[], scans: ReadonlyMap<string, FileScan>): Map<string, string[]> {
+  const loaders = new Map<string, string[]>();
+  const matchesOf = new Map<string, string[]>();
+  for (const loader of files) {
+    for (const name of (scans.get(loader) as FileScan).loadedNames) {
+      let matches = matchesOf.get(name);
+      if (!matches) matchesOf.set(name, (matches = files.filter((f) => endsWithLoadedName(f, name))));
+      if (matches.length > MAX_CONVENTION_FILES) continue;
+      for (const loaded of matches) {
+        if (loaded === loader) continue;
+        const list = loaders.get(loaded);
+        if (!list) loaders.set(loaded, [loader]);
+        else if (!list.includes(loader)) list.push(loader);
+      }
+    }
+  }
+  return loaders;
+}
+
 function spread(starts: readonly string[], edges: ReadonlyMap<string, readonly string[]>, may: (file: string) => boolean): Set<string> {
   const seen = new Set<string>(starts);
   const queue = [...starts];
@@ -375,6 +433,8 @@ interface FileScan {
   specifiers: string[];
   /** Names a process-wide error event: it may install a handler for it. */
   processHandler: boolean;
+  /** Fixed file names it may load by a computed `import()`/`require()` (`bootstrap.js`, `routes/index.js`). */
+  loadedNames: string[];
 }
 
 const scanCache = new Lru<string, { text: string; scan: FileScan }>(20_000);
@@ -391,6 +451,33 @@ const PROCESS_EVENT = /['"`](?:unhandledRejection|uncaughtException)['"`]/;
  */
 const PATH_REFERENCE = /\b(?:resolve|join)\s*\(\s*__dirname\s*,\s*['"]([^'"\n]+\.[cm]?[jt]sx?)['"]\s*\)|\bnew\s+URL\s*\(\s*['"](\.{1,2}\/[^'"\n]+\.[cm]?[jt]sx?)['"]\s*,\s*import\.meta\.url\s*\)/g;
 
+/** An `import(…)`/`require(…)` whose argument is not a string literal. */
+const COMPUTED_LOAD = /\bimport\s*\(\s*(?!['"\s])|\brequire\s*\(\s*(?!['"\s])/;
+/** `join(dir, 'bootstrap.js')`, `resolve(module.path, 'routes', 'index.js')`: a variable folder, then fixed names. */
+const JOINED_NAME = /\b(?:join|resolve)\s*\(\s*([\w$.]+(?:\s*,\s*[\w$.]+)*)((?:\s*,\s*['"][\w.@-]+(?:\/[\w.@-]+)*['"])+)\s*\)/g;
+/** `` `${dir}/routes.js` `` */
+const TEMPLATE_NAME = /`\$\{\s*([\w$.]+)\s*\}((?:\/[\w.@-]+)+)`/g;
+const SCRIPT_NAME = /\.[cm]?[jt]sx?$/;
+/** A folder that is the module's own: `join(__dirname, 'worker.js')` names one file, not a convention. */
+const OWN_FOLDER = /^(?:__dirname|import\.meta\.dirname)$/;
+
+/** The fixed file names `text` may load by convention (see `conventionLoaders`). */
+function loadedNamesIn(text: string): string[] {
+  if (!COMPUTED_LOAD.test(text)) return [];
+  const names = new Set<string>();
+  const add = (folder: string, name: string): void => {
+    const trimmed = name.replace(/^\.?\/+/, '');
+    if (!OWN_FOLDER.test(folder.trim()) && SCRIPT_NAME.test(trimmed) && !trimmed.split('/').includes('..')) names.add(trimmed);
+  };
+  for (const m of text.matchAll(JOINED_NAME)) {
+    const folders = (m[1] ?? '').split(',');
+    const parts = [...(m[2] ?? '').matchAll(/['"]([^'"]+)['"]/g)].map((p) => p[1] as string);
+    add(folders[folders.length - 1] ?? '', parts.join('/'));
+  }
+  for (const m of text.matchAll(TEMPLATE_NAME)) add(m[1] ?? '', m[2] ?? '');
+  return [...names];
+}
+
 function scanFile(file: string): FileScan {
   const text = readText(file) ?? '';
   const hit = scanCache.get(file);
@@ -405,7 +492,7 @@ function scanFile(file: string): FileScan {
     const named = m[1] ?? m[2];
     if (named) specifiers.push(named.startsWith('.') ? named : `./${named}`);
   }
-  const scan = { shebang: hasShebang(text), mainGuard: hasMainGuard(text), bundlerHook: isBundlerHook(text), specifiers, processHandler: PROCESS_EVENT.test(text) };
+  const scan = { shebang: hasShebang(text), mainGuard: hasMainGuard(text), bundlerHook: isBundlerHook(text), specifiers, processHandler: PROCESS_EVENT.test(text), loadedNames: loadedNamesIn(text) };
   scanCache.set(file, { text, scan });
   return scan;
 }

@@ -200,3 +200,38 @@ describe('isUnreachedExport', () => {
     assert.equal(unreached('passwords.js', 'randomPassword'), first);
   });
 });
+
+describe('knownCallers of a file loaded by convention', () => {
+  const first = (name: string): { sourceCode: NonNullable<ReturnType<typeof moduleSourceCode>>; fn: FunctionNode; read: TSESTree.Node } => {
+    const sourceCode = moduleSourceCode(fixture(`convention-loader/src/${name}`));
+    assert.ok(sourceCode);
+    let fn: FunctionNode | null = null;
+    let read: TSESTree.Node | null = null;
+    walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+      if (!fn && isFunctionNode(node)) fn = node;
+      if (!read && node.type === AST_NODE_TYPES.CallExpression) read = node;
+      return true;
+    });
+    assert.ok(fn && read);
+    return { sourceCode, fn, read };
+  };
+  it("a bootstrap.js default is called where the loader calls `bootstrap.default(…)`; a module kept in a list has no known caller", () => {
+    const boot = first('modules/locale/bootstrap.js');
+    assert.deepEqual(knownCallers(boot.sourceCode, boot.fn)?.map((s) => s.call.loc.start.line), [11]);
+    const hook = first('modules/locale/hooks.js');
+    assert.equal(knownCallers(hook.sourceCode, hook.fn), null);
+  });
+  it('startup whichever file is asked first: the loaded default, or the function only it calls', () => {
+    const order = (names: readonly string[]): boolean[] => {
+      resetProject();
+      const answers = new Map(names.map((name) => {
+        const { sourceCode, fn, read } = first(name);
+        return [name, isStartupPhase(sourceCode, fn, read)] as const;
+      }));
+      return ['lib/catalog.js', 'modules/catalog/bootstrap.js', 'modules/catalog/plugin.js'].map((name) => answers.get(name) as boolean);
+    };
+    const forward = order(['lib/catalog.js', 'modules/catalog/bootstrap.js', 'modules/catalog/plugin.js']);
+    assert.deepEqual(forward, [true, true, false]);
+    assert.deepEqual(order(['modules/catalog/plugin.js', 'modules/catalog/bootstrap.js', 'lib/catalog.js']), forward);
+  });
+});
