@@ -1,13 +1,12 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import { findVariable, skipTransparent, staticPropertyName, walk } from './ast';
-import { endsWithLoadedName } from '../project';
+import { conventionName, endsWithLoadedName } from '../project';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
 /** Constants followed back from a computed specifier to the path it is built from. */
 const MAX_STEPS = 6;
-const SCRIPT_NAME = /\.[cm]?[jt]sx?$/;
 
 /**
  * The calls `loader` makes of the default export of `loaded` (absolute path), a file it loads by
@@ -50,11 +49,11 @@ function fixedName(sourceCode: Services, node: TSESTree.Node, steps: number): st
   }
   if (expr.type === AST_NODE_TYPES.TemplateLiteral) {
     const last = expr.quasis[expr.quasis.length - 1]?.value.cooked ?? '';
-    return expr.expressions.length > 0 && last.startsWith('/') ? scriptName(last) : null;
+    return expr.expressions.length > 0 && last.startsWith('/') ? conventionName(last) : null;
   }
   if (expr.type === AST_NODE_TYPES.BinaryExpression && expr.operator === '+') {
     const right = skipTransparent(expr.right);
-    return right.type === AST_NODE_TYPES.Literal && typeof right.value === 'string' && right.value.startsWith('/') ? scriptName(right.value) : null;
+    return right.type === AST_NODE_TYPES.Literal && typeof right.value === 'string' && right.value.startsWith('/') ? conventionName(right.value) : null;
   }
   // `url.href`, `url.pathname`: the URL of the path.
   if (expr.type === AST_NODE_TYPES.MemberExpression && ['href', 'pathname'].includes(staticPropertyName(expr) ?? '')) {
@@ -80,18 +79,13 @@ function fixedName(sourceCode: Services, node: TSESTree.Node, steps: number): st
     parts.unshift(arg.value);
   }
   if (index < 0 || parts.length === 0 || isOwnFolder(expr.arguments[index] as TSESTree.Node)) return null;
-  return scriptName(parts.join('/'));
+  return conventionName(parts.join('/'));
 }
 
 /** `__dirname`, `import.meta.dirname`: the loader's own folder, one file rather than a convention. */
 function isOwnFolder(node: TSESTree.Node): boolean {
   if (node.type === AST_NODE_TYPES.Identifier) return node.name === '__dirname';
   return node.type === AST_NODE_TYPES.MemberExpression && node.object.type === AST_NODE_TYPES.MetaProperty && staticPropertyName(node) === 'dirname';
-}
-
-function scriptName(text: string): string | null {
-  const name = text.replace(/^\.?\/+/, '');
-  return SCRIPT_NAME.test(name) && !name.split('/').includes('..') ? name : null;
 }
 
 /**

@@ -319,16 +319,9 @@ function exportedUses(sourceCode: Services, fn: FunctionNode): { names: Set<stri
   for (const reference of variable.references) {
     if (!reference.isRead()) continue;
     const use = reference.identifier as TSESTree.Identifier;
-    const site = use.parent;
-    if (site?.type === AST_NODE_TYPES.ExportSpecifier && site.local === use) {
-      names.add(site.exported.type === AST_NODE_TYPES.Identifier ? site.exported.name : String(site.exported.value));
-    } else if (site?.type === AST_NODE_TYPES.ExportDefaultDeclaration) {
-      names.add(DEFAULT);
-    } else {
-      const name = assignedExport(site, use);
-      if (name) names.add(name);
-      else ownUses.push(use);
-    }
+    const name = exportedAs(use);
+    if (name) names.add(name);
+    else ownUses.push(use);
   }
   return { names, ownUses };
 }
@@ -448,6 +441,16 @@ function instanceOf(
   return built.defs.length === 1 && (def?.type === 'ImportBinding' || def?.type === 'ClassName') ? 'other' : 'unknown';
 }
 
+/** The name a read of a local binding exports it under (`export { x as y }`, `export default x`, `module.exports.y = x`), or null. */
+function exportedAs(use: TSESTree.Identifier): string | null {
+  const site = use.parent;
+  if (site?.type === AST_NODE_TYPES.ExportSpecifier && site.local === use) {
+    return site.exported.type === AST_NODE_TYPES.Identifier ? site.exported.name : String(site.exported.value);
+  }
+  if (site?.type === AST_NODE_TYPES.ExportDefaultDeclaration) return DEFAULT;
+  return assignedExport(site, use);
+}
+
 /** The names a class is exported under: `export default class`, `export class C`, `module.exports = C`, `export { C }`. */
 function classExportNames(sourceCode: Services, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): ReadonlySet<string> {
   const names = new Set<string>();
@@ -460,16 +463,8 @@ function classExportNames(sourceCode: Services, cls: TSESTree.ClassDeclaration |
   if (!id || cls.type !== AST_NODE_TYPES.ClassDeclaration) return names;
   for (const variable of sourceCode.getDeclaredVariables(cls).filter((v) => v.name === id.name)) {
     for (const reference of variable.references) {
-      const use = reference.identifier as TSESTree.Identifier;
-      const site = use.parent;
-      if (site?.type === AST_NODE_TYPES.ExportSpecifier && site.local === use) {
-        names.add(site.exported.type === AST_NODE_TYPES.Identifier ? site.exported.name : String(site.exported.value));
-      } else if (site?.type === AST_NODE_TYPES.ExportDefaultDeclaration) {
-        names.add(DEFAULT);
-      } else {
-        const name = assignedExport(site, use);
-        if (name) names.add(name);
-      }
+      const name = exportedAs(reference.identifier as TSESTree.Identifier);
+      if (name) names.add(name);
     }
   }
   return names;

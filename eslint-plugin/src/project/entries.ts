@@ -461,13 +461,19 @@ const SCRIPT_NAME = /\.[cm]?[jt]sx?$/;
 /** A folder that is the module's own: `join(__dirname, 'worker.js')` names one file, not a convention. */
 const OWN_FOLDER = /^(?:__dirname|import\.meta\.dirname)$/;
 
+/** A fixed name a convention loader may load (`./routes/index.js` → `routes/index.js`): a script, never above its folder; else null. */
+export function conventionName(text: string): string | null {
+  const name = text.replace(/^\.?\/+/, '');
+  return SCRIPT_NAME.test(name) && !name.split('/').includes('..') ? name : null;
+}
+
 /** The fixed file names `text` may load by convention (see `conventionLoaders`). */
 function loadedNamesIn(text: string): string[] {
   if (!COMPUTED_LOAD.test(text)) return [];
   const names = new Set<string>();
   const add = (folder: string, name: string): void => {
-    const trimmed = name.replace(/^\.?\/+/, '');
-    if (!OWN_FOLDER.test(folder.trim()) && SCRIPT_NAME.test(trimmed) && !trimmed.split('/').includes('..')) names.add(trimmed);
+    const script = conventionName(name);
+    if (script !== null && !OWN_FOLDER.test(folder.trim())) names.add(script);
   };
   for (const m of text.matchAll(JOINED_NAME)) {
     const folders = (m[1] ?? '').split(',');

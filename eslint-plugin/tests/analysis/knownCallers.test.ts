@@ -10,8 +10,9 @@ import { fixture } from '../ruleTester';
 // Who calls an exported function, across the files of its package (fixtures/startup).
 const at = (name: string): string => fixture(`startup/src/${name}`);
 
-function exported(name: string): { sourceCode: NonNullable<ReturnType<typeof moduleSourceCode>>; fn: FunctionNode; read: TSESTree.Node } {
-  const sourceCode = moduleSourceCode(at(name));
+/** The first function and the first call of a module on disk (`fixtures/startup/<name>` by default). */
+function exported(name: string, file = at(name)): { sourceCode: NonNullable<ReturnType<typeof moduleSourceCode>>; fn: FunctionNode; read: TSESTree.Node } {
+  const sourceCode = moduleSourceCode(file);
   assert.ok(sourceCode);
   let fn: FunctionNode | null = null;
   let read: TSESTree.Node | null = null;
@@ -202,19 +203,7 @@ describe('isUnreachedExport', () => {
 });
 
 describe('knownCallers of a file loaded by convention', () => {
-  const first = (name: string): { sourceCode: NonNullable<ReturnType<typeof moduleSourceCode>>; fn: FunctionNode; read: TSESTree.Node } => {
-    const sourceCode = moduleSourceCode(fixture(`convention-loader/src/${name}`));
-    assert.ok(sourceCode);
-    let fn: FunctionNode | null = null;
-    let read: TSESTree.Node | null = null;
-    walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
-      if (!fn && isFunctionNode(node)) fn = node;
-      if (!read && node.type === AST_NODE_TYPES.CallExpression) read = node;
-      return true;
-    });
-    assert.ok(fn && read);
-    return { sourceCode, fn, read };
-  };
+  const first = (name: string): ReturnType<typeof exported> => exported(name, fixture(`convention-loader/src/${name}`));
   it("a bootstrap.js default is called where the loader calls `bootstrap.default(…)`; a module kept in a list has no known caller", () => {
     const boot = first('modules/locale/bootstrap.js');
     assert.deepEqual(knownCallers(boot.sourceCode, boot.fn)?.map((s) => s.call.loc.start.line), [11]);
