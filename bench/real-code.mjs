@@ -1,5 +1,6 @@
 // The real-code precision bench (not part of `npm test`; see bench/REAL-CODE.md). It lints a
-// pinned list of public repositories, kept outside this repository, with the built zero-config CLI
+// pinned list of public repositories (the list is bench/real-code-repos.json; the copies are kept
+// outside this repository, and `--restore` makes them from bare git mirrors) with the built zero-config CLI
 // under both presets and prints findings per rule per 100k non-blank lines. `--sample` draws a
 // seeded, repository-stratified sample of recommended findings and writes blind audit packets
 // (code, file and a one-line hazard class only) plus a private key; `--score` joins the
@@ -14,7 +15,9 @@ import { parse } from '@typescript-eslint/typescript-estree';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DEFAULT_LIST = path.resolve(ROOT, '..', 'corpora', 'real-code', 'repos.json');
+/** The pinned list lives here; the copies it names do not (real code is not ours to keep). */
+const DEFAULT_LIST = path.join(ROOT, 'bench', 'real-code-repos.json');
+const DEFAULT_COPIES = path.resolve(ROOT, '..', 'corpora', 'real-code');
 const DEFAULT_CLI = path.join(ROOT, 'server', 'dist', 'cli.js');
 
 const RULES = ['release-in-finally', 'no-sleep-holding-permit', 'no-blocking-in-async', 'no-orphaned-promise', 'no-unbounded-fan-out'];
@@ -51,8 +54,11 @@ const MAX_FUNCTION_LINES = 120;
 
 const USAGE = `Usage: node bench/real-code.mjs [options]
 
-  --repos <file>       the pinned list (default: $ASYNC_HAZARDS_REAL_CODE or ../corpora/real-code/repos.json
-                       next to this repository)
+  --repos <file>       the pinned list (default: $ASYNC_HAZARDS_REAL_CODE or bench/real-code-repos.json)
+  --copies <dir>       where the copies, results and audit packets are (default: the list's folder when
+                       --repos is given, else ../corpora/real-code next to this repository)
+  --restore <dir>      first make each missing copy from a bare git mirror holding its commit, at
+                       <dir>/<owner>+<name>/repo or <dir>/<owner>/<name>.git
   --cli <file>         the CLI to run (default: server/dist/cli.js; run \`npm run build\` first)
   --only <a,b>         only these repositories (by name)
   --preset <p>         recommended, strict or both (default both)
@@ -70,7 +76,7 @@ const USAGE = `Usage: node bench/real-code.mjs [options]
 `;
 
 function parseArgs(argv) {
-  const opts = { repos: process.env.ASYNC_HAZARDS_REAL_CODE ?? DEFAULT_LIST, cli: DEFAULT_CLI, only: null, presets: PRESETS, jobs: 1, batch: 10, from: 'recommended' };
+  const opts = { repos: process.env.ASYNC_HAZARDS_REAL_CODE ?? DEFAULT_LIST, copies: null, cli: DEFAULT_CLI, only: null, presets: PRESETS, jobs: 1, batch: 10, from: 'recommended' };
   const value = (i) => {
     const v = argv[i + 1];
     if (v === undefined) throw new Error(`${argv[i]} needs a value`);
@@ -80,6 +86,8 @@ function parseArgs(argv) {
     const flag = argv[i];
     switch (flag) {
       case '--repos': opts.repos = path.resolve(value(i)); i++; break;
+      case '--copies': opts.copies = path.resolve(value(i)); i++; break;
+      case '--restore': opts.restore = path.resolve(value(i)); i++; break;
       case '--cli': opts.cli = path.resolve(value(i)); i++; break;
       case '--only': opts.only = new Set(value(i).split(',')); i++; break;
       case '--preset': {
@@ -109,6 +117,7 @@ function parseArgs(argv) {
     }
   }
   if (opts.sample !== undefined && opts.seed === undefined) throw new Error('--sample needs --seed');
+  opts.copies ??= path.resolve(opts.repos) === DEFAULT_LIST ? DEFAULT_COPIES : path.dirname(path.resolve(opts.repos));
   return opts;
 }
 
@@ -124,7 +133,7 @@ async function exists(p) {
   );
 }
 
-async function loadList(file) {
+async function loadList(file, base) {
   let text;
   try {
     text = await readFile(file, 'utf8');
@@ -132,7 +141,6 @@ async function loadList(file) {
     throw new Error(`no repository list at ${file}; pass --repos <file> or set ASYNC_HAZARDS_REAL_CODE (bench/REAL-CODE.md has the list)`);
   }
   const list = JSON.parse(text);
-  const base = path.dirname(file);
   return list.repos.map((r) => ({ ...r, dir: path.resolve(base, r.path), exclude: (r.exclude ?? []).map(globToRegExp) }));
 }
 
@@ -163,6 +171,32 @@ function getInstructions(repo, missing) {
     `      && git archive FETCH_HEAD -- .${excludes} | tar -x && rm -rf .git \\`,
     `      && find . -name 'eslint.config.*' -not -path '*/node_modules/*' -delete`,
   ].join('\n');
+}
+
+/**
+ * Makes each missing copy from a local bare mirror that holds the pinned commit: the whole tree
+ * (roles and phases read the repository's package.json files and configs), minus the entry's
+ * `archiveExclude`, without its ESLint flat configs. A repository with no mirror is left to
+ * checkCopies, which prints how to get it.
+ */
+async function restoreCopies(repos, mirrors) {
+  for (const repo of repos) {
+    if (await exists(repo.dir)) continue;
+    const [owner, name] = repo.repository.split('/');
+    const candidates = [path.join(mirrors, `${owner}+${name}`, 'repo'), path.join(mirrors, owner, `${name}.git`)];
+    let gitDir = null;
+    for (const c of candidates) if (await exists(c)) gitDir = c;
+    if (gitDir === null) continue;
+    await mkdir(repo.dir, { recursive: true });
+    const excludes = (repo.archiveExclude ?? []).map((p) => `':!${p}'`).join(' ');
+    // A mirror may lack a large blob outside what is linted; git archive then stops with an error
+    // after writing what it could, so the copy is checked below rather than trusted.
+    await run('sh', ['-c', `git --git-dir='${gitDir}' archive ${repo.commit} -- . ${excludes} | tar -x -C '${repo.dir}'`], { maxBuffer: 1 << 26 }).catch((error) => {
+      console.error(`  ${repo.name}: git archive reported: ${String(error.stderr ?? error.message).trim().split('\n')[0]}`);
+    });
+    for (const config of await findConfigs(repo)) await rm(config);
+    console.error(`  ${repo.name}: restored from ${gitDir}`);
+  }
 }
 
 /**
@@ -509,7 +543,7 @@ async function writePackets(result, repos, opts) {
     throw new Error(`the run has no ${opts.from === 'recommended' ? 'recommended' : 'strict'} findings to sample (see --preset)`);
   }
   const dirOf = new Map(repos.map((r) => [r.name, r]));
-  const outDir = opts.out ?? path.join(path.dirname(opts.repos), `audit-${opts.seed}${opts.from === 'recommended' ? '' : `-${opts.from}`}`);
+  const outDir = opts.out ?? path.join(opts.copies, `audit-${opts.seed}${opts.from === 'recommended' ? '' : `-${opts.from}`}`);
   const keyFile = opts.key ?? `${outDir}.key.json`;
   if (outDir.startsWith(ROOT + path.sep)) throw new Error('audit packets stay outside the repository');
   await rm(outDir, { recursive: true, force: true });
@@ -581,7 +615,7 @@ const VERDICTS = { tp: 'TP', real: 'TP', debatable: 'debatable', fp: 'FP', noise
 
 async function score(opts) {
   const raw = JSON.parse(await readFile(opts.score, 'utf8'));
-  const keyFile = opts.key ?? (opts.seed !== undefined ? path.join(path.dirname(opts.repos), `audit-${opts.seed}.key.json`) : null);
+  const keyFile = opts.key ?? (opts.seed !== undefined ? path.join(opts.copies, `audit-${opts.seed}.key.json`) : null);
   if (!keyFile) throw new Error('--score needs --key <key.json> (or --seed to find the default key)');
   const key = JSON.parse(await readFile(keyFile, 'utf8'));
   const entries = Array.isArray(raw) ? raw.map((v) => [v.id, v]) : Object.entries(raw);
@@ -635,7 +669,7 @@ async function main() {
     console.log(await score(opts));
     return 0;
   }
-  let repos = await loadList(opts.repos);
+  let repos = await loadList(opts.repos, opts.copies);
   if (opts.only) {
     const unknown = [...opts.only].filter((n) => !repos.some((r) => r.name === n));
     if (unknown.length) throw new Error(`--only: no repository named ${unknown.join(', ')} in ${opts.repos}`);
@@ -646,6 +680,7 @@ async function main() {
     result = JSON.parse(await readFile(opts.reuse, 'utf8'));
     if (opts.only) result = { ...result, summary: result.summary.filter((s) => opts.only.has(s.name)), findings: result.findings.filter((f) => opts.only.has(f.repo)) };
   } else {
+    if (opts.restore) await restoreCopies(repos, opts.restore);
     const problems = await checkCopies(repos);
     if (problems.length > 0) {
       console.error(`real-code bench: ${problems.length} of ${repos.length} repositories are not ready:\n${problems.join('\n')}`);
@@ -656,7 +691,7 @@ async function main() {
     const linted = await lintAll(repos, opts);
     result = { product, cli: path.relative(ROOT, opts.cli) || opts.cli, date: new Date().toISOString(), seconds: Math.round((performance.now() - started) / 1000), load: os.loadavg().map((x) => Number(x.toFixed(1))), ...linted };
     if (!opts.count) {
-      const file = opts.results ?? path.join(path.dirname(opts.repos), 'results', `${product}.json`);
+      const file = opts.results ?? path.join(opts.copies, 'results', `${product}.json`);
       await mkdir(path.dirname(file), { recursive: true });
       await writeFile(file, `${JSON.stringify(result)}\n`);
       console.error(`findings written to ${file} (${result.seconds} s)`);
