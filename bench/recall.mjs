@@ -1,29 +1,53 @@
-// Recall and precision on hand-labelled real files. The collection lives outside the repository
-// (real code is not ours to keep): a folder with `files/<owner>__<repo>/…`, a MANIFEST.md naming
-// repository@commit:path for each file, and `labels.json`, an array of
-// `{ file, line, rule, label: 'hazard' | 'near-miss', why }` written blind to our output.
-//   node bench/recall.mjs [collection-dir] [--strict] [--list]
-// Default collection: ../corpora/realset next to the repository. Lints `files/` with the built
-// CLI (`npm run build` first) and matches each finding to a label of the same rule and file within
-// two lines. A finding on a near-miss line is a false positive; a finding on an unlabelled line is
-// counted apart: the labels are not exhaustive, so those need a blind look (--list prints them)
-// before they count either way. Blind verdicts on such lines go in the collection's `judged.json`
-// (`{ rule, file, line, verdict: 'TP' | 'debatable' | 'FP' }`): TP and FP then count as such, and
-// debatable ones count on neither side; what is still unjudged is shown apart.
+// Recall and precision on hand-labelled real files. The labels and the manifest are kept here, in
+// bench/realset/: MANIFEST.md names repository@commit:path for each file (`… as <stored path>` when
+// it is stored elsewhere), and `labels.json` is an array of
+// `{ file, line, rule, label: 'hazard' | 'near-miss', why }` written blind to our output. The files
+// themselves live outside the repository (real code is not ours to keep), in
+// `files/<owner>__<repo>/…` of a folder (default ../corpora/realset next to the repository;
+// `--files <dir>` names the files folder itself); `--restore <mirrors>` first writes each missing
+// file from a bare git mirror at <mirrors>/<owner>+<name>/repo or <mirrors>/<owner>/<name>.git.
+//   node bench/recall.mjs [collection-dir] [--files <dir>] [--restore <mirrors>] [--strict] [--list]
+// A collection-dir given holds its own labels.json (and judged.json) and files/. Lints the files
+// folder with the built CLI (`npm run build` first) and matches each finding to a label of the same
+// rule and file within two lines. A finding on a near-miss line is a false positive; a finding on an
+// unlabelled line is counted apart: the labels are not exhaustive, so those need a blind look
+// (--list prints them) before they count either way. Blind verdicts on such lines go in
+// `judged.json` (`{ rule, file, line, verdict: 'TP' | 'debatable' | 'FP' }`): TP and FP then count
+// as such, and debatable ones count on neither side; what is still unjudged is shown apart.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const dir = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(ROOT, '..', 'corpora', 'realset'));
+const valueOf = (flag) => {
+  const i = args.indexOf(flag);
+  if (i === -1) return undefined;
+  const v = args[i + 1];
+  if (v === undefined || v.startsWith('--')) {
+    console.error(`${flag} needs a value`);
+    process.exit(2);
+  }
+  args.splice(i, 2);
+  return path.resolve(v);
+};
+const filesFlag = valueOf('--files');
+const mirrors = valueOf('--restore');
+const given = args.find((a) => !a.startsWith('--'));
+const metaDir = given ? path.resolve(given) : path.join(ROOT, 'bench', 'realset');
+const filesDir = filesFlag ?? (given ? path.join(metaDir, 'files') : path.join(ROOT, '..', 'corpora', 'realset', 'files'));
 const strict = args.includes('--strict');
 const CLI = path.join(ROOT, 'server', 'dist', 'cli.js');
 const SLACK = 2;
 
-if (!existsSync(path.join(dir, 'labels.json'))) {
-  console.error(`no labelled collection at ${dir}: expected labels.json and files/ (see the comment at the top of this script)`);
+if (!existsSync(path.join(metaDir, 'labels.json'))) {
+  console.error(`no labelled collection at ${metaDir}: expected labels.json (see the comment at the top of this script)`);
+  process.exit(2);
+}
+if (mirrors) restore(path.join(metaDir, 'MANIFEST.md'), filesDir, mirrors);
+if (!existsSync(filesDir)) {
+  console.error(`no files at ${filesDir}: pass --restore <mirrors> to write them from git mirrors, or --files <dir>`);
   process.exit(2);
 }
 if (!existsSync(CLI)) {
@@ -31,10 +55,34 @@ if (!existsSync(CLI)) {
   process.exit(2);
 }
 
-const labels = JSON.parse(readFileSync(path.join(dir, 'labels.json'), 'utf8'));
-const judgedFile = path.join(dir, 'judged.json');
+/** Writes each file the manifest names and the files folder lacks, from a mirror holding its commit. */
+function restore(manifestFile, into, mirrorRoot) {
+  const entry = /([\w.-]+)\/([\w.-]+)@([0-9a-f]{40}):(\S+?)(?:`|\s|$)(?:\s*as\s+`?([^`\s]+))?/;
+  let written = 0;
+  const unavailable = new Set();
+  for (const line of readFileSync(manifestFile, 'utf8').split('\n')) {
+    const m = entry.exec(line);
+    if (!m) continue;
+    const [, owner, name, commit, source, storedAs] = m;
+    const stored = path.join(into, storedAs ?? `${owner}__${name}/${source}`);
+    if (existsSync(stored)) continue;
+    const gitDir = [path.join(mirrorRoot, `${owner}+${name}`, 'repo'), path.join(mirrorRoot, owner, `${name}.git`)].find((d) => existsSync(d));
+    if (!gitDir) {
+      unavailable.add(`${owner}/${name}@${commit}`);
+      continue;
+    }
+    const text = execFileSync('git', ['--git-dir', gitDir, 'show', `${commit}:${source}`], { maxBuffer: 1 << 26 });
+    mkdirSync(path.dirname(stored), { recursive: true });
+    writeFileSync(stored, text);
+    written++;
+  }
+  console.error(`restored ${written} files into ${into}`);
+  if (unavailable.size) console.error(`no mirror for: ${[...unavailable].join(', ')} (fetch them, then run again)`);
+}
+
+const labels = JSON.parse(readFileSync(path.join(metaDir, 'labels.json'), 'utf8'));
+const judgedFile = path.join(metaDir, 'judged.json');
 const judged = existsSync(judgedFile) ? JSON.parse(readFileSync(judgedFile, 'utf8')) : [];
-const filesDir = path.join(dir, 'files');
 let out;
 try {
   out = execFileSync(process.execPath, [CLI, '.', '--format', 'json', ...(strict ? ['--strict'] : [])], { cwd: filesDir, maxBuffer: 1 << 28, encoding: 'utf8' });
@@ -80,7 +128,7 @@ for (const rule of rules) {
   rows.push({ rule, hazards: hazards.length, found: found.length, tp, fp, debatable, unjudged: other });
 }
 const pct = (n, d) => (d === 0 ? '   —' : (n / d).toFixed(2));
-console.log(`${strict ? 'strict' : 'recommended'} on ${dir} (${labels.length} labels, ${findings.length} findings)`);
+console.log(`${strict ? 'strict' : 'recommended'} on ${metaDir} (${labels.length} labels, ${findings.length} findings)`);
 console.log('rule                        hazards found recall   tp   fp debatable unjudged precision precision(unjudged=fp)');
 const line = (r) =>
   `${r.rule.padEnd(27)} ${String(r.hazards).padStart(7)} ${String(r.found).padStart(5)} ${pct(r.found, r.hazards).padStart(6)} ${String(r.tp).padStart(4)} ${String(r.fp).padStart(4)} ${String(r.debatable).padStart(9)} ${String(r.unjudged).padStart(8)} ${pct(r.tp, r.tp + r.fp).padStart(9)} ${pct(r.tp, r.tp + r.fp + r.unjudged).padStart(22)}`;
