@@ -57,6 +57,13 @@ export interface ReleasePathOptions {
 
 /** Escapes that hand the resource to someone else: the function no longer owns it. */
 const OWNER_CHANGES = new Set(['returned', 'stored', 'collected', 'aliased']);
+/**
+ * Escapes that only lend a reference: stored in an object or a collection while the function
+ * still releases the resource in its own `finally` (`reqCon.client = client; … finally {
+ * client.release() }`), it remains this function's to release, and what runs before that `try`
+ * can still leak it.
+ */
+const LENT_REFERENCES = new Set(['stored', 'collected']);
 
 export function checkReleasePaths(acquisition: Acquisition, options: ReleasePathOptions = {}): ReleaseProblem | null {
   const { escape, releaseCalls } = acquisition;
@@ -65,7 +72,9 @@ export function checkReleasePaths(acquisition: Acquisition, options: ReleasePath
     const leak = options.sourceCode ? leakBeforeHandOver(acquisition, { ...options, sourceCode: options.sourceCode }) : null;
     return leak ? { kind: 'throwBeforeHandOver', ...leak } : null;
   };
-  if (escape && OWNER_CHANGES.has(escape.kind)) return handedOn();
+  const releasesInOwnFinally = releaseCalls.some((site) => site.finallyOf && !site.inNestedFunction);
+  const lent = escape !== null && LENT_REFERENCES.has(escape.kind) && releasesInOwnFinally;
+  if (escape && OWNER_CHANGES.has(escape.kind) && !lent) return handedOn();
   // A release in a callback is someone else's to time, unless the callback is the resource's own
   // continuation: `conn.query(sql, (err, rows) => { …; conn.release(); })`.
   if (releaseCalls.some((site) => site.inNestedFunction && !inContinuation(acquisition, site.call))) return handedOn();

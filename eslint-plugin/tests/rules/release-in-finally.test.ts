@@ -3201,6 +3201,21 @@ export async function send(manager, tx) {
   }
 }
 `,
+    // The same lent reference with nothing that can throw before the \`try\`.
+    `
+import { Pool } from 'pg';
+const pool = new Pool();
+export async function withTransaction(ctx, work) {
+  const client = await pool.connect();
+  ctx.client = client;
+  try {
+    return await work(client);
+  } finally {
+    ctx.client = null;
+    client.release();
+  }
+}
+`,
     // A wrapper that hands the client back at once: nothing can throw in between.
     `
 import pg from 'pg';
@@ -3287,6 +3302,52 @@ async function checkout() {
 }
 `,
       errors: [{ messageId: 'throwBeforeHandOver', line: 5, column: 24 }],
+    },
+    {
+      // A reference lent to a request context while the function still releases in its own
+      // `finally` is not a hand-over: the BEGIN before the `try` can still leak the client.
+      code: `
+import { Pool } from 'pg';
+const pool = new Pool();
+export async function withTransaction(ctx, work) {
+  const client = await pool.connect();
+  ctx.client = client;
+  await client.query('BEGIN');
+  try {
+    return await work(client);
+  } finally {
+    ctx.client = null;
+    client.release();
+  }
+}
+`,
+      errors: [
+        {
+          messageId: 'throwBeforeTry',
+          line: 5,
+          column: 24,
+          suggestions: [
+            {
+              messageId: 'moveIntoTry',
+              output: `
+import { Pool } from 'pg';
+const pool = new Pool();
+export async function withTransaction(ctx, work) {
+  const client = await pool.connect();
+  try {
+    ctx.client = client;
+    await client.query('BEGIN');
+    return await work(client);
+  } finally {
+    ctx.client = null;
+    client.release();
+  }
+}
+`,
+            },
+          ],
+        },
+      ],
     },
     {
       // `connection` from `getConnection()` is lost if line 15 throws before it is handed on at line 16: the connection never goes back to the pool, which runs dry under load. Release it in a `catch` that rethrows.
