@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import type { MessageId, Options } from '../../src/rules/no-blocking-in-async';
 import rule from '../../src/rules/no-blocking-in-async';
 import { createRecommendedRuleTester, createRuleTester, fixture } from '../ruleTester';
+import { SERVING } from './blockingCosts';
 
 // A plugin hook the framework calls by name (fixtures/route-setup: plugins/index.js loads each hook
 // file by computed path, so no caller is known) that reads its locale files and then mounts the
@@ -15,8 +16,8 @@ const file = (name: string): { code: string; filename: string } => {
 const readsIn = (caller: string) => {
   const where = `\`readLocales\` (line 4), which async function \`${caller}\` calls (line 11) while the process serves`;
   return [
-    { messageId: 'blockingCall' as const, line: 6, column: 22, data: { name: 'fs.readdirSync', where } },
-    { messageId: 'blockingCall' as const, line: 6, column: 83, data: { name: 'fs.readFileSync', where } },
+    { messageId: 'blockingCall' as const, line: 6, column: 22, data: { cost: SERVING, name: 'fs.readdirSync', where } },
+    { messageId: 'blockingCall' as const, line: 6, column: 83, data: { cost: SERVING, name: 'fs.readFileSync', where } },
   ];
 };
 
