@@ -2,6 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { FunctionNode, InFlight, RoleSubject } from '../analysis';
 import { inFlightWork, isDevOnly, isDevOnlyModule, isStartupPhase, processRole } from '../analysis';
 import type { JudgedContext } from './blockingReports';
+import { isFileless } from './fileless';
 
 /** Whether no-blocking-in-async stays quiet about blocking at a place, and what else runs beside it there. */
 export interface Quietness {
@@ -28,8 +29,7 @@ export function createQuietness(
 ): (node: TSESTree.Node, fn: FunctionNode) => Quietness {
   let oneShot: boolean | null = null;
   let devModule: boolean | null = null;
-  // `<input>`, `<text>`: text linted without a file, so no package says which process runs it.
-  const fileless = /^<[^>]*>$/.test(subject.filename.split(/[\\/]/).pop() ?? '');
+  const fileless = isFileless(subject.filename);
   /** One-shot, else the phase; text without a file may be a script or a server, so its cost is unknown (`quiet` still follows the phase). */
   const judgedAt = (node: TSESTree.Node, fn: FunctionNode): { judged: JudgedContext; quiet: boolean } => {
     oneShot ??= processRole(subject).role === 'one-shot';
