@@ -10,7 +10,8 @@ import { evidenceAt } from './evidence';
 
 /**
  * Async code, or a function a server framework runs per request (then `registration` says how),
- * or, with `sync`, a synchronous function of a long-lived process that is not only run at startup.
+ * or, with `sync`, a synchronous function of a long-lived process that is not only run at startup
+ * (under strict also a same-file helper only startup or one-shot code calls: `judged` says which).
  */
 export type RunContext = AsyncContext & {
   registration?: HandlerRegistration;

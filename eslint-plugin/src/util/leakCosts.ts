@@ -5,7 +5,7 @@ import type { AcquisitionKind } from '../analysis';
  * per start, so a pool loses a connection rather than running dry), or one-shot code whose run
  * goes on after the leak (a path that never releases, a batch that catches per item) or ends
  * with the failure that leaks (strict only: the process takes its in-process resources with it).
- * Text linted without a file is worded as serving code.
+ * Text linted without a file is worded as long-lived code, by its phase.
  */
 export type LeakContext = 'serving' | 'startup' | 'oneShotGoesOn' | 'oneShotEnds';
 
