@@ -201,10 +201,17 @@ describe('rule flags', () => {
       'src/api.ts': HAZARD,
       'tools/sync.ts': HAZARD,
     });
-    const contexts = json(['.', '--strict'], dir).reports
+    const strict = json(['.', '--strict'], dir).reports;
+    const contexts = strict
       .flatMap((r) => r.messages.map((m) => [path.relative(dir, r.filePath), (m as JsonMessage & { context?: unknown }).context]))
       .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     assert.deepEqual(contexts, [['src/api.ts', { role: 'long-lived', phase: 'serving' }], ['tools/sync.ts', { role: 'one-shot', phase: null }]]);
+    // The message says the cost in that context: every other request in a server, only the script in a script.
+    const messages = Object.fromEntries(strict.flatMap((r) => r.messages.map((m) => [path.relative(dir, r.filePath), m.message])));
+    assert.deepEqual(messages, {
+      'src/api.ts': '`fs.readFileSync` blocks the event loop in async function `load` (line 2): every other request, timer and health check in this process waits until it returns. Use its asynchronous form.',
+      'tools/sync.ts': '`fs.readFileSync` blocks the event loop in async function `load` (line 2): the script waits until it returns, and so does any other work the script has in flight; nothing outside the script waits. Use its asynchronous form.',
+    });
     const sarif = JSON.parse(run(['.', '--strict', '--format', 'sarif'], dir).stdout) as { runs: { results: { properties?: unknown; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] };
     const byFile = Object.fromEntries(sarif.runs[0]!.results.map((r) => [r.locations[0]!.physicalLocation.artifactLocation.uri, r.properties]));
     assert.deepEqual(byFile, {

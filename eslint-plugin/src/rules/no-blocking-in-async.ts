@@ -31,7 +31,7 @@ import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
 import { evidenceAt, recordEvidence } from '../util/evidence';
 import { twinRewrite } from '../util/asyncTwinFix';
-import { calleeText, describeWhere, runEvidence, type RunContext } from '../util/blockingReports';
+import { blockingCost, calleeText, describeWhere, runEvidence, type RunContext } from '../util/blockingReports';
 import { helperPlacement } from '../util/helperPlacement';
 import { createQuietness } from '../util/quietCode';
 import { reportedInPlace, servedInPlace, servedRunContext } from '../util/servedInPlace';
@@ -59,9 +59,9 @@ export default createRule<Options, MessageId>({
     hasSuggestions: true,
     messages: {
       blockingCall:
-        '`{{name}}` blocks the event loop in {{where}}: every other request, timer and health check in this process waits until it returns. Use its asynchronous form.',
+        '`{{name}}` blocks the event loop in {{where}}: {{cost}}. Use its asynchronous form.',
       blockingHelper:
-        '`{{callee}}()` blocks the event loop: it {{chain}}. It runs in {{where}}, so every other request waits until it returns; make the helper async or move the work off the loop.',
+        '`{{callee}}()` blocks the event loop: it {{chain}}. It runs in {{where}}, so {{cost}}; make the helper async or move the work off the loop.',
       busyWait:
         'This loop spins on `{{clock}}` (line {{line}}) without awaiting, in {{where}}: it holds the event loop for the whole wait and nothing else runs. Await a timer inside the loop instead.',
       invalidSetting: '{{problem}}',
@@ -146,7 +146,10 @@ export default createRule<Options, MessageId>({
       if (here?.quiet) return false;
       const ctx = here?.inFlight ? { ...found, inFlight: here.inFlight } : found;
       recordEvidence(context, node, messageId, [...evidence, ...runEvidence(ctx)]);
-      context.report({ node, messageId, data: { ...data, where: describeWhere(ctx) }, suggest });
+      // What it costs where it was judged. A synchronous helper is reported where it is because the
+      // process runs it while it serves, as its `where` says; so is one judged at its serving callers.
+      const cost = blockingCost(ctx.judged ?? (ctx.sync ? 'serving' : here?.judged ?? 'serving'), ctx.inFlight);
+      context.report({ node, messageId, data: { ...data, where: describeWhere(ctx), cost }, suggest });
       return true;
     }
 
@@ -204,7 +207,13 @@ export default createRule<Options, MessageId>({
     function reportInHelper(fn: FunctionNode): void {
       if (placed.has(fn)) return;
       placed.add(fn);
-      const found = helperPlacement(sourceCode, fn, servingCalls, { blocking, strict, serves: (node) => contextOf(node) !== null, reportedLines: reportedInSync });
+      const found = helperPlacement(sourceCode, fn, servingCalls, {
+        blocking,
+        strict,
+        serves: (node) => contextOf(node) !== null,
+        reportedLines: reportedInSync,
+        judgeCall: (call, within) => quietness(call, within).judged,
+      });
       for (const entry of found.calls) {
         if ('follow' in entry) checkHelperCall(entry.call, found.ctx, true);
         else report(entry.call, 'blockingCall', found.ctx, { name: entry.name }, found.evidence, [], true);

@@ -11,7 +11,7 @@ import {
 import { createRule } from '../util/createRule';
 import { evidenceAt, recordEvidence } from '../util/evidence';
 import { frameworkHandlerChecks } from '../util/frameworkHandlerReports';
-import { arrayEvidence, awaitedArraySuggestions, describeArray, describeOrigin, detachSuggestions, droppedArraySuggestions, originEvidence, typeOracle } from '../util/promiseReports';
+import { arrayEvidence, awaitedArraySuggestions, describeArray, describeOrigin, detachSuggestions, droppedArraySuggestions, executorCost, originEvidence, typeOracle } from '../util/promiseReports';
 import { isStrict } from '../util/settings';
 
 export type Options = [{
@@ -53,7 +53,7 @@ export default createRule<Options, MessageId>({
       loadedListenerIgnored:
         '`{{loader}}` loads this module from its folder and registers this async function with `{{name}}`, which ignores the promise it returns: a rejection inside it is unhandled and stops the Node.js process by default. Guard the whole body with `try/catch`.',
       asyncExecutor:
-        'Async `Promise` executor: an error after its first `await` rejects a promise nobody holds, and the outer promise never settles, so its callers wait forever.',
+        'Async `Promise` executor: an error after its first `await` rejects a promise nobody holds, and the outer promise never settles, so {{cost}}.',
       orphanedPromiseArray:
         'The promises in {{array}} are dropped with the array: the code after it runs before any of them settles, nobody sees their results, and each rejection is unhandled and stops the Node.js process by default.',
       voidedPromiseArray:
@@ -212,7 +212,9 @@ export default createRule<Options, MessageId>({
       if (call.type === AST_NODE_TYPES.NewExpression) {
         const executor = asyncPromiseExecutor(sourceCode, call);
         // `recommended`: only an executor with an `await` or `throw` whose error would be lost.
-        if (isFunctionNode(executor) && !isExecutorGuarded(executor) && callbackRejects(executor)) context.report({ node: executor, messageId: 'asyncExecutor' });
+        if (isFunctionNode(executor) && !isExecutorGuarded(executor) && callbackRejects(executor)) {
+          context.report({ node: executor, messageId: 'asyncExecutor', data: { cost: executorCost(context, executor) } });
+        }
         return;
       }
       const name = callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;

@@ -9,6 +9,8 @@ import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
 import type { EvidenceLocation } from '../util/evidence';
 import { evidenceAt, recordEvidence } from '../util/evidence';
+import type { LeakContext } from '../util/leakCosts';
+import { leakCost } from '../util/leakCosts';
 import { planMoveIntoTry, planRunExclusive, planWrapInTryFinally } from '../util/releaseFixes';
 import type { ResourceShape } from '../util/settings';
 import { getSharedSettings, isStrict } from '../util/settings';
@@ -29,19 +31,6 @@ export type MessageId =
   | 'useRunExclusive'
   | 'moveIntoTry'
   | 'addAwait';
-
-/** What a leak costs at run time, per kind of resource. */
-const COST: Readonly<Record<AcquisitionKind, string>> = {
-  lock: 'the lock stays held and every later caller waits for it forever',
-  permit: 'the permit is lost, and each loss shrinks the capacity until nothing runs',
-  dbClient: 'the connection never goes back to the pool, which runs dry under load',
-  pooledResource: 'the resource never goes back to the pool, which runs dry under load',
-  fileLock: 'the lock file stays and other processes wait until it goes stale',
-  distributedLock: 'the key stays locked for every instance until its TTL runs out',
-};
-
-/** A pair declared in the `resources` setting or option, or seen in use as `x.release(r)`: nothing more is known. */
-const SETTING_COST = 'it is never given back, and whoever needs it next waits forever';
 
 const NOUN: Readonly<Record<AcquisitionKind, string>> = {
   lock: 'the lock',
@@ -132,6 +121,15 @@ export default createRule<Options, MessageId>({
       return !oneShot || runsAgainAfterFailure(sourceCode, acquisition.acquireCall);
     };
 
+    /** Where the leak happens, as the role and phase at the acquire say (see `LeakContext`). */
+    function leakContext(acquisition: Acquisition, problem: ReleaseProblem): LeakContext {
+      const role = processRole(context, acquisition.acquireCall);
+      if (role.role === 'one-shot') {
+        return FAILURE_LEAKS.has(problem.kind) && !runsAgainAfterFailure(sourceCode, acquisition.acquireCall) ? 'oneShotEnds' : 'oneShotGoesOn';
+      }
+      return role.phase === 'startup' ? 'startup' : 'serving';
+    }
+
     function isPromise(acquisition: Acquisition, expr: TSESTree.Expression): boolean {
       const node = skipTransparent(expr);
       if (node.type === AST_NODE_TYPES.NewExpression) {
@@ -166,7 +164,7 @@ export default createRule<Options, MessageId>({
         what,
         What: what.charAt(0).toUpperCase() + what.slice(1),
         acquire: acquisition.acquireText,
-        cost: generic ? SETTING_COST : COST[acquisition.kind],
+        cost: leakCost(generic ? 'generic' : acquisition.kind, leakContext(acquisition, problem)),
       };
       const evidence: EvidenceLocation[] = [evidenceAt(acquisition.acquireCall, 'acquired here')];
       const suggest: TSESLint.ReportSuggestionArray<MessageId> = [];

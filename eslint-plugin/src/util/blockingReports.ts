@@ -10,9 +10,17 @@ import { evidenceAt } from './evidence';
 
 /**
  * Async code, or a function a server framework runs per request (then `registration` says how),
- * or, with `sync`, a synchronous function of a long-lived process that is not only run at startup.
+ * or, with `sync`, a synchronous function of a long-lived process that is not only run at startup
+ * (under strict also a same-file helper only startup or one-shot code calls: `judged` says which).
  */
-export type RunContext = AsyncContext & { registration?: HandlerRegistration; inFlight?: InFlight; sync?: true; servedBy?: string };
+export type RunContext = AsyncContext & {
+  registration?: HandlerRegistration;
+  inFlight?: InFlight;
+  sync?: true;
+  servedBy?: string;
+  /** A same-file helper placed by its callers: the context they were judged in. */
+  judged?: JudgedContext;
+};
 
 export function describeWhere(ctx: RunContext): string {
   const fn = ctx.asyncFunction;
@@ -24,6 +32,37 @@ export function describeWhere(ctx: RunContext): string {
   const article = /^(?:[aeiou]|HTTP)/.test(kind) ? 'an' : 'a';
   const own = name ? `${kind} \`${name}\` (line ${line})` : `${article} ${kind} (line ${line})`;
   return ctx.via.length > 0 ? `a callback that runs synchronously inside ${own}` : own;
+}
+
+/**
+ * The process role and phase a blocking call was judged in: `serving` (long-lived code that may
+ * run while it serves), `startup` (long-lived code before it serves), `one-shot` (a script, a CLI
+ * command, a migration, a test), or `unknown` (text linted without a file).
+ */
+export type JudgedContext = 'serving' | 'startup' | 'one-shot' | 'unknown';
+
+/**
+ * What blocking costs in the context it was judged in, with the work beside it that strict names
+ * in one-shot and startup code: the clause after "so" or ":" in the report.
+ */
+export function blockingCost(judged: JudgedContext, inFlight: InFlight | undefined): string {
+  const line = inFlight ? inFlight.at.loc.start.line : 0;
+  switch (judged) {
+    case 'serving':
+      return 'every other request, timer and health check in this process waits until it returns';
+    case 'startup':
+      if (!inFlight) return 'the process starts serving that much later; nothing else waits on it yet, unless startup has already started other work';
+      return inFlight.kind === 'fan-out'
+        ? `the process starts serving that much later, and the other runs of the fan-out at line ${line} wait until it returns`
+        : `the process starts serving that much later, and the work started beside it at line ${line} waits until it returns`;
+    case 'one-shot':
+      if (!inFlight) return 'the script waits until it returns, and so does any other work the script has in flight; nothing outside the script waits';
+      return inFlight.kind === 'fan-out'
+        ? `the script waits until it returns, and so do the other runs of its fan-out at line ${line}`
+        : `the script waits until it returns, and so does the work it started beside it at line ${line}`;
+    case 'unknown':
+      return 'whatever else this process has in flight waits until it returns (in a server, every other request, timer and health check)';
+  }
 }
 
 /** `an express route handler calls (routes.ts line 12)`, `async function \`execute\` calls (line 40)`. */
@@ -55,7 +94,7 @@ function frameworkName(registration: HandlerRegistration): string {
  * same-file helper that only serving code calls. `ctx` is the serving code a call is made in;
  * without one the call is in another such helper, named by itself.
  */
-export function calledByText(calls: readonly { call: TSESTree.CallExpression; ctx: RunContext | null }[]): string {
+export function calledByText(calls: readonly { call: TSESTree.CallExpression; ctx: RunContext | null }[], serving = true): string {
   const lines = new Map<string, number[]>();
   for (const { call, ctx } of calls) {
     const fn = ctx ? ctx.asyncFunction : runningFunction(call);
@@ -66,14 +105,22 @@ export function calledByText(calls: readonly { call: TSESTree.CallExpression; ct
     lines.set(who, [...(lines.get(who) ?? []), call.loc.start.line]);
   }
   const parts = [...lines].map(([who, at]) => `${who} calls (${at.length === 1 ? 'line' : 'lines'} ${at.join(', ')})`);
-  return `${parts.join(' and ')} while the process serves`;
+  return serving ? `${parts.join(' and ')} while the process serves` : parts.join(' and ');
 }
+
+/** What a synchronous helper reported where it is was judged to be, for its evidence. */
+const SYNC_START: Readonly<Record<JudgedContext, string>> = {
+  serving: 'a function the process may run while it serves, not only at startup',
+  startup: 'a function only startup code runs',
+  'one-shot': 'a function this script runs',
+  unknown: 'a function this code runs',
+};
 
 /** Where the serving code starts (the framework's registration or the function), and the work beside it. */
 export function runEvidence(ctx: RunContext): EvidenceLocation[] {
   const start = ctx.registration
     ? evidenceAt(ctx.registration.node, `${ctx.registration.framework} runs it per request from here`)
-    : evidenceAt(ctx.asyncFunction, ctx.sync ? 'a function the process may run while it serves, not only at startup' : 'async code starts here');
+    : evidenceAt(ctx.asyncFunction, !ctx.sync ? 'async code starts here' : SYNC_START[ctx.judged ?? 'serving']);
   const beside = ctx.inFlight ? [evidenceAt(ctx.inFlight.at, ctx.inFlight.kind === 'fan-out' ? 'many of these run at once from here' : 'other work runs beside it from here')] : [];
   return [start, ...beside];
 }

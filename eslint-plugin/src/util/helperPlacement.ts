@@ -3,7 +3,7 @@ import type { BlockingOptions, BusyWait, FunctionNode, WaitLoop } from '../analy
 import {
   busyWait, callsOf, functionBody, isOncePerProcess, isRepeatedIn, isSingleMetadataCall, matchBlockingCall, runningFunction,
 } from '../analysis';
-import type { RunContext } from './blockingReports';
+import type { JudgedContext, RunContext } from './blockingReports';
 import { calledByText } from './blockingReports';
 import type { EvidenceLocation } from './evidence';
 import { evidenceAt } from './evidence';
@@ -28,7 +28,12 @@ export interface PlacementSettings {
   serves: (node: TSESTree.Node) => boolean;
   /** Lines already reported in place when the file was walked. */
   reportedLines: ReadonlySet<number>;
+  /** The context a call of the helper was judged in, made in `fn` (its async code, handler or calling helper). */
+  judgeCall: (call: TSESTree.CallExpression, fn: FunctionNode) => JudgedContext;
 }
+
+/** Any serving call makes the helper serving; strict also places helpers only startup or one-shot code calls. */
+const JUDGED_ORDER: readonly JudgedContext[] = ['serving', 'unknown', 'startup', 'one-shot'];
 
 export function helperPlacement(
   sourceCode: Readonly<TSESLint.SourceCode>,
@@ -37,8 +42,13 @@ export function helperPlacement(
   settings: PlacementSettings,
 ): HelperPlacement {
   const calls = (callsOf(sourceCode, fn) ?? []).map((call) => ({ call, ctx: servingCalls.get(call) ?? null }));
-  const ctx: RunContext = { asyncFunction: fn, via: [], sync: true, servedBy: calledByText(calls) };
-  const evidence = calls.map(({ call }) => evidenceAt(call, 'runs it while serving from here'));
+  const seen = new Set(calls.flatMap(({ call, ctx: at }) => {
+    const within = at?.asyncFunction ?? runningFunction(call);
+    return within ? [settings.judgeCall(call, within)] : [];
+  }));
+  const judged = JUDGED_ORDER.find((j) => seen.has(j)) ?? 'serving';
+  const ctx: RunContext = { asyncFunction: fn, via: [], sync: true, servedBy: calledByText(calls, judged === 'serving'), judged };
+  const evidence = calls.map(({ call }) => evidenceAt(call, judged === 'serving' ? 'runs it while serving from here' : 'runs it from here'));
   // Called in a loop, its one metadata call repeats per element: then it counts.
   const quiet = !settings.strict && !calls.some(({ call, ctx: at }) => {
     const within = at?.asyncFunction ?? runningFunction(call);

@@ -2,7 +2,9 @@ import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { PromiseArrayOrigin, PromiseOrigin, TypeOracle } from '../analysis';
-import { chainRootText, createTypeOracle, getAsyncContext, mapForOfRewrite, skipTransparent } from '../analysis';
+import type { RoleSubject } from '../analysis';
+import { chainRootText, createTypeOracle, getAsyncContext, mapForOfRewrite, processRole, skipTransparent } from '../analysis';
+import { isFileless } from './fileless';
 import { getOptionalParserServices } from './parserServices';
 import { evidenceAt } from './evidence';
 
@@ -139,4 +141,16 @@ export function typeOracle(context: Readonly<TSESLint.RuleContext<string, readon
   if (!context.sourceCode.parserServices?.esTreeNodeToTSNodeMap) return undefined;
   const services = getOptionalParserServices(context);
   return services.program ? createTypeOracle({ ...services, program: services.program }) : undefined;
+}
+
+/**
+ * What awaiting a promise that never settles costs, in the role and phase at the executor: a
+ * long-lived process stays up (its server, its timers), so whoever awaits it waits forever; a
+ * one-shot script's event loop empties and the script ends with the awaiting code never resumed.
+ */
+export function executorCost(subject: RoleSubject, executor: TSESTree.Node): string {
+  if (isFileless(subject.filename)) return 'the code awaiting it never resumes';
+  const role = processRole(subject, executor);
+  if (role.role === 'one-shot') return 'the code awaiting it never resumes, and the script ends without finishing once nothing else keeps it running';
+  return role.phase === 'startup' ? 'the startup code awaiting it never resumes, and the process never gets to serve' : 'its callers wait forever';
 }

@@ -1,12 +1,16 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { FunctionNode, InFlight, RoleSubject } from '../analysis';
 import { inFlightWork, isDevOnly, isDevOnlyModule, isStartupPhase, processRole } from '../analysis';
+import type { JudgedContext } from './blockingReports';
+import { isFileless } from './fileless';
 
 /** Whether no-blocking-in-async stays quiet about blocking at a place, and what else runs beside it there. */
 export interface Quietness {
   quiet: boolean;
-  /** Under strict, concurrent work that startup code starts itself, named in the report. */
+  /** Under strict, concurrent work that one-shot or startup code starts itself, named in the report. */
   inFlight: InFlight | null;
+  /** The process role and phase the place was judged in, for what the report says it costs. */
+  judged: JudgedContext;
 }
 
 /**
@@ -15,7 +19,7 @@ export interface Quietness {
  * onModuleInit) is the same: nothing is served yet, and when it starts concurrent work itself (a
  * fan-out over its plugins' folders), blocking there delays only its own start. Code that runs
  * only outside production serves no production traffic. Strict reports all of it, naming the
- * concurrent work a startup function starts.
+ * concurrent work one-shot or startup code starts.
  * The file's role and dev-only-ness are asked once per lint, the first time they are needed.
  */
 export function createQuietness(
@@ -25,12 +29,21 @@ export function createQuietness(
 ): (node: TSESTree.Node, fn: FunctionNode) => Quietness {
   let oneShot: boolean | null = null;
   let devModule: boolean | null = null;
-  return (node, fn) => {
-    if (strict) return { quiet: false, inFlight: isStartupPhase(sourceCode, fn, node) ? inFlightWork(sourceCode, node, fn) : null };
-    // A module only a development process loads (a bundler's dev server behind `if (options.dev)`).
-    if (isDevOnly(sourceCode, node) || (devModule ??= isDevOnlyModule(sourceCode, subject.filename))) return { quiet: true, inFlight: null };
+  const fileless = isFileless(subject.filename);
+  /** One-shot, else the phase; text without a file may be a script or a server, so its cost is unknown (`quiet` still follows the phase). */
+  const judgedAt = (node: TSESTree.Node, fn: FunctionNode): { judged: JudgedContext; quiet: boolean } => {
     oneShot ??= processRole(subject).role === 'one-shot';
-    if (oneShot) return { quiet: true, inFlight: null };
-    return { quiet: isStartupPhase(sourceCode, fn, node), inFlight: null };
+    if (oneShot) return { judged: 'one-shot', quiet: true };
+    const startup = isStartupPhase(sourceCode, fn, node);
+    return { judged: fileless ? 'unknown' : startup ? 'startup' : 'serving', quiet: startup };
+  };
+  return (node, fn) => {
+    if (strict) {
+      const { judged, quiet: alone } = judgedAt(node, fn);
+      return { quiet: false, inFlight: alone ? inFlightWork(sourceCode, node, fn) : null, judged };
+    }
+    // A module only a development process loads (a bundler's dev server behind `if (options.dev)`).
+    if (isDevOnly(sourceCode, node) || (devModule ??= isDevOnlyModule(sourceCode, subject.filename))) return { quiet: true, inFlight: null, judged: 'serving' };
+    return { ...judgedAt(node, fn), inFlight: null };
   };
 }

@@ -1,6 +1,7 @@
 import type { MessageId, Options } from '../../src/rules/no-blocking-in-async';
 import rule from '../../src/rules/no-blocking-in-async';
 import { createRuleTester, fixture } from '../ruleTester';
+import { SERVING } from './blockingCosts';
 
 const ruleTester = createRuleTester();
 const nextRoute = fixture('next-app/app/api/users/route.ts');
@@ -85,7 +86,7 @@ app.get('/users', (req, res) => {
 });`,
       errors: [{
         messageId: 'blockingCall', line: 5, column: 23,
-        data: { name: 'fs.readFileSync', where: 'an express route handler (line 4)' },
+        data: { cost: SERVING, name: 'fs.readFileSync', where: 'an express route handler (line 4)' },
         suggestions: [],
       }],
     },
@@ -105,7 +106,7 @@ router.route('/deploy').post((req, res) => res.send(execSync('git pull').toStrin
         // The key derivation is reported where it runs; the route's call of `hash` is not said again.
         {
           messageId: 'blockingCall', line: 5, column: 36,
-          data: { name: 'crypto.scryptSync', where: '`hash` (line 5), which this long-lived process may run while it serves' },
+          data: { cost: SERVING, name: 'crypto.scryptSync', where: '`hash` (line 5), which this long-lived process may run while it serves' },
         },
         { messageId: 'blockingCall', line: 10, column: 53, suggestions: [] },
       ],
@@ -117,7 +118,7 @@ import zlib from 'node:zlib';
 export default function routes(app: Express) {
   app.get('/gz', (req, res) => res.end(zlib.gzipSync(Buffer.from('x'))));
 }`,
-      errors: [{ messageId: 'blockingCall', line: 4, column: 40, data: { name: 'zlib.gzipSync', where: 'an express route handler (line 4)' } }],
+      errors: [{ messageId: 'blockingCall', line: 4, column: 40, data: { cost: SERVING, name: 'zlib.gzipSync', where: 'an express route handler (line 4)' } }],
     },
     // A controller declared with express's request type, registered in another file.
     {
@@ -127,7 +128,7 @@ export function save(req: Request, res: Response) {
   writeFileSync('db.json', JSON.stringify(req.body));
   res.end();
 }`,
-      errors: [{ messageId: 'blockingCall', line: 4, column: 3, data: { name: 'fs.writeFileSync', where: 'express route handler `save` (line 3)' } }],
+      errors: [{ messageId: 'blockingCall', line: 4, column: 3, data: { cost: SERVING, name: 'fs.writeFileSync', where: 'express route handler `save` (line 3)' } }],
     },
     // fastify: a route's options handler, a hook, and a plugin's instance.
     {
@@ -138,9 +139,9 @@ app.route({ method: 'GET', url: '/a', handler: () => fs.readFileSync('a') });
 app.addHook('onRequest', (req, reply, done) => { fs.statSync('b'); done(); });
 app.register((instance, opts, done) => { instance.get('/c', () => fs.readFileSync('c')); done(); });`,
       errors: [
-        { messageId: 'blockingCall', line: 4, column: 54, data: { name: 'fs.readFileSync', where: 'fastify route handler `handler` (line 4)' } },
-        { messageId: 'blockingCall', line: 5, column: 50, data: { name: 'fs.statSync', where: 'a fastify hook (line 5)' } },
-        { messageId: 'blockingCall', line: 6, column: 67, data: { name: 'fs.readFileSync', where: 'a fastify route handler (line 6)' } },
+        { messageId: 'blockingCall', line: 4, column: 54, data: { cost: SERVING, name: 'fs.readFileSync', where: 'fastify route handler `handler` (line 4)' } },
+        { messageId: 'blockingCall', line: 5, column: 50, data: { cost: SERVING, name: 'fs.statSync', where: 'a fastify hook (line 5)' } },
+        { messageId: 'blockingCall', line: 6, column: 67, data: { cost: SERVING, name: 'fs.readFileSync', where: 'a fastify route handler (line 6)' } },
       ],
     },
     // koa middleware and a @koa/router route.
@@ -153,8 +154,8 @@ const router = new Router();
 app.use((ctx, next) => { ctx.body = fs.readFileSync('a'); return next(); });
 router.get('/b', (ctx) => { ctx.body = fs.readFileSync('b'); });`,
       errors: [
-        { messageId: 'blockingCall', line: 6, column: 37, data: { name: 'fs.readFileSync', where: 'a koa middleware (line 6)' } },
-        { messageId: 'blockingCall', line: 7, column: 40, data: { name: 'fs.readFileSync', where: 'a koa route handler (line 7)' } },
+        { messageId: 'blockingCall', line: 6, column: 37, data: { cost: SERVING, name: 'fs.readFileSync', where: 'a koa middleware (line 6)' } },
+        { messageId: 'blockingCall', line: 7, column: 40, data: { cost: SERVING, name: 'fs.readFileSync', where: 'a koa route handler (line 7)' } },
       ],
     },
     // hono and node's own HTTP server.
@@ -166,8 +167,8 @@ const app = new Hono();
 app.get('/a', (c) => c.text(fs.readFileSync('a', 'utf8')));
 http.createServer((req, res) => res.end(fs.readFileSync('b'))).listen(8080);`,
       errors: [
-        { messageId: 'blockingCall', line: 5, column: 29, data: { name: 'fs.readFileSync', where: 'a hono route handler (line 5)' } },
-        { messageId: 'blockingCall', line: 6, column: 41, data: { name: 'fs.readFileSync', where: 'an HTTP server request listener (line 6)' } },
+        { messageId: 'blockingCall', line: 5, column: 29, data: { cost: SERVING, name: 'fs.readFileSync', where: 'a hono route handler (line 5)' } },
+        { messageId: 'blockingCall', line: 6, column: 41, data: { cost: SERVING, name: 'fs.readFileSync', where: 'an HTTP server request listener (line 6)' } },
       ],
     },
     // socket.io and ws: listeners on the socket each connection hands over.
@@ -182,8 +183,8 @@ io.on('connection', (socket) => {
 const wss = new WebSocketServer({ port: 8080 });
 wss.on('connection', (ws) => ws.on('message', (data) => fs.appendFileSync('log.txt', String(data))));`,
       errors: [
-        { messageId: 'blockingCall', line: 6, column: 53, data: { name: 'fs.readFileSync', where: 'a socket.io message listener (line 6)' } },
-        { messageId: 'blockingCall', line: 9, column: 57, data: { name: 'fs.appendFileSync', where: 'a ws message listener (line 9)' } },
+        { messageId: 'blockingCall', line: 6, column: 53, data: { cost: SERVING, name: 'fs.readFileSync', where: 'a socket.io message listener (line 6)' } },
+        { messageId: 'blockingCall', line: 9, column: 57, data: { cost: SERVING, name: 'fs.appendFileSync', where: 'a ws message listener (line 9)' } },
       ],
     },
     // Near misses of the unset guard: a call after the assignment, and one inside the loop that
@@ -207,8 +208,8 @@ app.post('/batch', (req, res) => {
   res.end();
 });`,
       errors: [
-        { messageId: 'blockingHelper', line: 9, column: 3, data: { callee: 'abort', chain: 'calls `fs.existsSync` (line 6)', where: 'an express route handler (line 4)' } },
-        { messageId: 'blockingCall', line: 13, column: 35, data: { name: 'fs.unlinkSync', where: '`abort` (line 13), which an express route handler calls (line 14) while the process serves' } },
+        { messageId: 'blockingHelper', line: 9, column: 3, data: { cost: SERVING, callee: 'abort', chain: 'calls `fs.existsSync` (line 6)', where: 'an express route handler (line 4)' } },
+        { messageId: 'blockingCall', line: 13, column: 35, data: { cost: SERVING, name: 'fs.unlinkSync', where: '`abort` (line 13), which an express route handler calls (line 14) while the process serves' } },
       ],
     },
     // NestJS: a route method of a controller.
@@ -220,7 +221,7 @@ export class FilesController {
   @Get()
   list() { return readFileSync('index.json', 'utf8'); }
 }`,
-      errors: [{ messageId: 'blockingCall', line: 6, column: 19, data: { name: 'fs.readFileSync', where: 'nestjs route handler `list` (line 6)' } }],
+      errors: [{ messageId: 'blockingCall', line: 6, column: 19, data: { cost: SERVING, name: 'fs.readFileSync', where: 'nestjs route handler `list` (line 6)' } }],
     },
     // Next.js: a route handler exported from app/…/route.ts in a package that depends on next.
     {
@@ -229,7 +230,7 @@ export function GET() {
   return new Response(fs.readFileSync('data.json'));
 }`,
       filename: nextRoute,
-      errors: [{ messageId: 'blockingCall', line: 3, column: 23, data: { name: 'fs.readFileSync', where: 'next route handler `GET` (line 2)' } }],
+      errors: [{ messageId: 'blockingCall', line: 3, column: 23, data: { cost: SERVING, name: 'fs.readFileSync', where: 'next route handler `GET` (line 2)' } }],
     },
   ],
 });

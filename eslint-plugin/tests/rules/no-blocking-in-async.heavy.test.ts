@@ -1,6 +1,7 @@
 import type { MessageId, Options } from '../../src/rules/no-blocking-in-async';
 import rule from '../../src/rules/no-blocking-in-async';
 import { createRecommendedRuleTester, fixture } from '../ruleTester';
+import { SERVING } from './blockingCosts';
 
 // CPU-heavy work (key derivation, password hashing, sync compression, child processes) in a
 // synchronous helper or method of a long-lived process is reported where it runs, though no
@@ -83,7 +84,7 @@ class Vault {
   async save(text: string) { return this.encrypt(text); }
 }
 export default new Vault();`,
-      errors: [{ messageId: 'blockingCall', line: 4, column: 17, data: { name: 'crypto.scryptSync', where: serving('encrypt') } }],
+      errors: [{ messageId: 'blockingCall', line: 4, column: 17, data: { cost: SERVING, name: 'crypto.scryptSync', where: serving('encrypt') } }],
     },
     // An exported password check whose callers live in other files.
     {
@@ -92,14 +93,14 @@ module.exports = {
   check: (pw, salt, hash) =>
     crypto.pbkdf2Sync(pw, salt, 100000, 64, 'sha512').toString('hex') === hash,
 };`,
-      errors: [{ messageId: 'blockingCall', line: 4, column: 5, data: { name: 'crypto.pbkdf2Sync', where: serving('check') } }],
+      errors: [{ messageId: 'blockingCall', line: 4, column: 5, data: { cost: SERVING, name: 'crypto.pbkdf2Sync', where: serving('check') } }],
     },
     {
       code: `import bcrypt from 'bcrypt';
 export class Users {
   verify(pw: string, hash: string) { return bcrypt.compareSync(pw, hash); }
 }`,
-      errors: [{ messageId: 'blockingCall', line: 3, column: 45, data: { name: 'bcrypt.compareSync', where: serving('verify') } }],
+      errors: [{ messageId: 'blockingCall', line: 3, column: 45, data: { cost: SERVING, name: 'bcrypt.compareSync', where: serving('verify') } }],
     },
     // A child process in a static helper, and sync compression in an exported function.
     {
@@ -107,14 +108,14 @@ export class Users {
 export class Disk {
   static free(dir: string) { return execSync(\`df -B1 "\${dir}"\`, { encoding: 'utf8' }); }
 }`,
-      errors: [{ messageId: 'blockingCall', line: 3, column: 37, data: { name: 'child_process.execSync', where: serving('free') } }],
+      errors: [{ messageId: 'blockingCall', line: 3, column: 37, data: { cost: SERVING, name: 'child_process.execSync', where: serving('free') } }],
     },
     {
       code: `import zlib from 'node:zlib';
 export function pack(body: string) {
   return zlib.gzipSync(body);
 }`,
-      errors: [{ messageId: 'blockingCall', line: 3, column: 10, data: { name: 'zlib.gzipSync', where: '`pack` (line 2), which this long-lived process may run while it serves' } }],
+      errors: [{ messageId: 'blockingCall', line: 3, column: 10, data: { cost: SERVING, name: 'zlib.gzipSync', where: '`pack` (line 2), which this long-lived process may run while it serves' } }],
     },
     // The test finds a path missing, but the block makes another one: it runs every time that path is missing.
     {
@@ -126,7 +127,7 @@ export function thumbnail(src: string, out: string) {
     execSync(\`convert \${src} -resize 64 \${out}\`);
   }
 }`,
-      errors: [{ messageId: 'blockingCall', line: 6, column: 5, data: { name: 'child_process.execSync', where: '`thumbnail` (line 3), which this long-lived process may run while it serves' } }],
+      errors: [{ messageId: 'blockingCall', line: 6, column: 5, data: { cost: SERVING, name: 'child_process.execSync', where: '`thumbnail` (line 3), which this long-lived process may run while it serves' } }],
     },
     // Called from startup and from async code: it also runs while serving.
     {
@@ -136,7 +137,7 @@ function gitSha() {
 }
 const sha = gitSha();
 export async function status() { return { sha, now: gitSha() }; }`,
-      errors: [{ messageId: 'blockingCall', line: 3, column: 10, data: { name: 'child_process.execSync', where: '`gitSha` (line 2), which this long-lived process may run while it serves' } }],
+      errors: [{ messageId: 'blockingCall', line: 3, column: 10, data: { cost: SERVING, name: 'child_process.execSync', where: '`gitSha` (line 2), which this long-lived process may run while it serves' } }],
     },
   ],
 });

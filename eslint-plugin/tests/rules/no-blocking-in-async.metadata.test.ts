@@ -2,6 +2,7 @@ import type { TestCaseError } from '@typescript-eslint/rule-tester';
 import type { MessageId, Options } from '../../src/rules/no-blocking-in-async';
 import rule from '../../src/rules/no-blocking-in-async';
 import { createRecommendedRuleTester, createRuleTester } from '../ruleTester';
+import { SERVING } from './blockingCosts';
 
 // One metadata syscall per request (`existsSync`, `statSync`, a recursive `mkdirSync` of one
 // directory) costs microseconds: `recommended` leaves it to `strict`. Repeated in a loop or over a
@@ -94,7 +95,7 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
       // A helper whose metadata call is fine but which also reads content.
       code: `${FS}function load(p: string) { return fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : ''; }\nexport async function send(p: string) { return load(p); }`,
       filename: 'src/files.ts',
-      errors: [{ messageId: 'blockingCall', line: 2, column: 54, data: { name: 'fs.readFileSync', where: '`load` (line 2), which async function `send` calls (line 3) while the process serves' } }],
+      errors: [{ messageId: 'blockingCall', line: 2, column: 54, data: { cost: SERVING, name: 'fs.readFileSync', where: '`load` (line 2), which async function `send` calls (line 3) while the process serves' } }],
     },
     {
       // A `while` loop whose test does more than probe the path iterates over data.

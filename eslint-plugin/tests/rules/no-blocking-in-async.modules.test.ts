@@ -1,6 +1,7 @@
 import type { MessageId, Options } from '../../src/rules/no-blocking-in-async';
 import rule from '../../src/rules/no-blocking-in-async';
 import { createRecommendedRuleTester, createRuleTester, fixture } from '../ruleTester';
+import { SERVING } from './blockingCosts';
 
 // Blocking helpers exported by the project's own modules (tests/fixtures/summaries): the chain is
 // followed into `store.js` and the modules it imports, and reported at the call.
@@ -73,6 +74,7 @@ app.post('/items', (req, res) => {
         line: 5,
         column: 3,
         data: {
+          cost: SERVING,
           callee: 'saveDb',
           chain: 'calls `fs.writeFileSync` (store.js line 6)',
           where: 'an express route handler (line 4)',
@@ -93,6 +95,7 @@ export async function signUp(user: { password: string }) {
           line: 3,
           column: 3,
           data: {
+            cost: SERVING,
             callee: 'writeAll',
             chain: 'calls `saveDb()` (store.js line 10), which calls `fs.writeFileSync` (store.js line 6)',
             where: 'async function `signUp` (line 2)',
@@ -103,6 +106,7 @@ export async function signUp(user: { password: string }) {
           line: 4,
           column: 10,
           data: {
+            cost: SERVING,
             callee: 'register',
             chain: 'calls `hashPassword()` (store.js line 14), which calls `crypto.pbkdf2Sync` (hash.js line 4)',
             where: 'async function `signUp` (line 2)',

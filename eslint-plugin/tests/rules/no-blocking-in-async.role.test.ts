@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { MessageId, Options } from '../../src/rules/no-blocking-in-async';
 import rule from '../../src/rules/no-blocking-in-async';
 import { createRecommendedRuleTester, createRuleTester, fixture } from '../ruleTester';
+import { ONE_SHOT, SERVING, STARTUP, UNKNOWN, oneShotBeside, oneShotFanOut, startupBeside } from './blockingCosts';
 
 // The process a file runs in, from the workspace in fixtures/roles: package.json scripts and bin,
 // jest's setup files, a knexfile, a shebang, a server's start script. One-shot code and startup
@@ -21,6 +22,7 @@ main();`;
 
 
 const MIGRATE = file('scripts/migrate.js');
+const STARTUP_SEQ = `const fs = require('node:fs');\nasync function main() {\n  const key = fs.readFileSync('key.pem');\n  app.listen(443, key);\n}\nmain();`;
 const SERVER = file('src/server.js');
 
 const exported = `const fs = require('node:fs');
@@ -85,13 +87,15 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
     { code: `const fs = require('node:fs');\nasync function main() {\n  const key = fs.readFileSync('key.pem');\n  app.listen(443, key);\n}\nmain();`, filename: SERVER },
     // Startup with a task in flight: the read delays only the server's own warm-up, before it serves anyone.
     { code: WARM_UP, filename: SERVER },
+    // Text without a file is worded as of unknown role, but judged as before: its startup stays quiet.
+    { code: STARTUP_SEQ, filename: '<input>' },
   ],
   invalid: [
     // Long-lived: a module the server imports, though a one-shot script imports it too.
     {
       code: `const fs = require('node:fs');\nexports.query = async (sql) => fs.readFileSync(sql);`,
       filename: file('src/db.js'),
-      errors: [{ messageId: 'blockingCall', line: 2, column: 32, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');\nexports.query = async (sql) => await fs.promises.readFile(sql);` }] }],
+      errors: [{ messageId: 'blockingCall', line: 2, column: 32, data: { name: 'fs.readFileSync', where: 'async function `query` (line 2)', cost: SERVING }, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');\nexports.query = async (sql) => await fs.promises.readFile(sql);` }] }],
     },
     // A scripts/ folder below src/ is not a package's scripts folder.
     {
@@ -112,6 +116,12 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
       filename: SERVER,
       errors: [{ messageId: 'blockingCall', line: 2, column: 29, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');\nexports.run = async () => { await fs.promises.readFile('a'); };` }] }],
     },
+    // Text without a file: reported as before, worded for a process of unknown role.
+    {
+      code: exported,
+      filename: '<input>',
+      errors: [{ messageId: 'blockingCall', line: 2, column: 29, data: { name: 'fs.readFileSync', where: 'async function `run` (line 2)', cost: UNKNOWN }, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');\nexports.run = async () => { await fs.promises.readFile('a'); };` }] }],
+    },
     // A setting that is not a list of globs is said, and ignored.
     {
       code: `export const x = 1;`,
@@ -130,13 +140,13 @@ createRuleTester().run<MessageId, Options>('no-blocking-in-async (strict: proces
     {
       code: FAN_OUT,
       filename: MIGRATE,
-      errors: [{ messageId: 'blockingCall', line: 4, column: 18, suggestions: [{ messageId: 'useAsyncTwin', output: FAN_OUT.replace("fs.readFileSync(f, 'utf8')", "await fs.promises.readFile(f, 'utf8')") }] }],
+      errors: [{ messageId: 'blockingCall', line: 4, column: 18, data: { name: 'fs.readFileSync', where: 'an async function (line 3)', cost: oneShotFanOut(3) }, suggestions: [{ messageId: 'useAsyncTwin', output: FAN_OUT.replace("fs.readFileSync(f, 'utf8')", "await fs.promises.readFile(f, 'utf8')") }] }],
     },
     // One-shot, in a helper the fan-out calls.
     {
       code: FAN_OUT_HELPER,
       filename: file('src/tools/reset.ts'),
-      errors: [{ messageId: 'blockingCall', line: 2, column: 29, suggestions: [{ messageId: 'useAsyncTwin', output: `const { execSync, exec } = require('node:child_process');
+      errors: [{ messageId: 'blockingCall', line: 2, column: 29, data: { name: 'child_process.execSync', where: 'async function `build` (line 2)', cost: oneShotFanOut(3) }, suggestions: [{ messageId: 'useAsyncTwin', output: `const { execSync, exec } = require('node:child_process');
 const { promisify } = require('node:util');
 async function build(pkg) { await promisify(exec)('npm pack', { cwd: pkg }); }
 async function main(pkgs) { await Promise.all(pkgs.map((p) => build(p))); }
@@ -146,20 +156,91 @@ main([]);` }] }],
     {
       code: BESIDE_TASK,
       filename: MIGRATE,
-      errors: [{ messageId: 'blockingCall', line: 4, column: 17, suggestions: [{ messageId: 'useAsyncTwin', output: BESIDE_TASK.replace("fs.readFileSync('local.json')", "await fs.promises.readFile('local.json')") }] }],
+      errors: [{ messageId: 'blockingCall', line: 4, column: 17, data: { name: 'fs.readFileSync', where: 'async function `main` (line 2)', cost: oneShotBeside(3) }, suggestions: [{ messageId: 'useAsyncTwin', output: BESIDE_TASK.replace("fs.readFileSync('local.json')", "await fs.promises.readFile('local.json')") }] }],
     },
     // Startup with a task in flight: strict reports it and names the task beside it.
     {
       code: WARM_UP,
       filename: SERVER,
-      errors: [{ messageId: 'blockingCall', line: 4, column: 15, suggestions: [{ messageId: 'useAsyncTwin', output: WARM_UP.replace("fs.readFileSync('key.pem')", "await fs.promises.readFile('key.pem')") }] }],
+      errors: [{ messageId: 'blockingCall', line: 4, column: 15, data: { name: 'fs.readFileSync', where: 'async function `main` (line 2)', cost: startupBeside(3) }, suggestions: [{ messageId: 'useAsyncTwin', output: WARM_UP.replace("fs.readFileSync('key.pem')", "await fs.promises.readFile('key.pem')") }] }],
     },
+    // One-shot and sequential: the script waits for its own read, and nothing outside it does.
     {
       code: sequential,
       filename: MIGRATE,
-      errors: [{ messageId: 'blockingCall', line: 3, column: 15, suggestions: [{ messageId: 'useAsyncTwin', output: sequential.replace("fs.readFileSync('schema.sql', 'utf8')", "await fs.promises.readFile('schema.sql', 'utf8')") }] }],
+      errors: [{ messageId: 'blockingCall', line: 3, column: 15, data: { name: 'fs.readFileSync', where: 'async function `main` (line 2)', cost: ONE_SHOT }, suggestions: [{ messageId: 'useAsyncTwin', output: sequential.replace("fs.readFileSync('schema.sql', 'utf8')", "await fs.promises.readFile('schema.sql', 'utf8')") }] }],
+    },
+    // Startup and sequential: the read delays when the server starts serving; nothing waits on it yet.
+    {
+      code: STARTUP_SEQ,
+      filename: SERVER,
+      errors: [{ messageId: 'blockingCall', line: 3, column: 15, data: { name: 'fs.readFileSync', where: 'async function `main` (line 2)', cost: STARTUP }, suggestions: [{ messageId: 'useAsyncTwin', output: STARTUP_SEQ.replace("fs.readFileSync('key.pem')", "await fs.promises.readFile('key.pem')") }] }],
+    },
+    // Serving: every other request waits.
+    {
+      code: exported,
+      filename: SERVER,
+      errors: [{ messageId: 'blockingCall', line: 2, column: 29, data: { name: 'fs.readFileSync', where: 'async function `run` (line 2)', cost: SERVING }, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');\nexports.run = async () => { await fs.promises.readFile('a'); };` }] }],
+    },
+    // Text without a file: no package says whether a script or a server runs it, at startup or not.
+    {
+      code: exported,
+      filename: '<input>',
+      errors: [{ messageId: 'blockingCall', line: 2, column: 29, data: { name: 'fs.readFileSync', where: 'async function `run` (line 2)', cost: UNKNOWN }, suggestions: [{ messageId: 'useAsyncTwin', output: `const fs = require('node:fs');\nexports.run = async () => { await fs.promises.readFile('a'); };` }] }],
+    },
+    {
+      code: STARTUP_SEQ,
+      filename: '<input>',
+      errors: [{ messageId: 'blockingCall', line: 3, column: 15, data: { name: 'fs.readFileSync', where: 'async function `main` (line 2)', cost: UNKNOWN }, suggestions: [{ messageId: 'useAsyncTwin', output: STARTUP_SEQ.replace("fs.readFileSync('key.pem')", "await fs.promises.readFile('key.pem')") }] }],
     },
   ],
+});
+
+// A synchronous helper that blocks, under strict: reported at its call when the module also runs
+// it at top level, and where it is when only async code calls it. Either way the message says
+// what the block costs where its callers run, and only serving callers make it "while the process serves".
+const HELPER_AT_TOP = `const fs = require('node:fs');
+function load() { return fs.readFileSync('a'); }
+load();
+async function main() { load(); }
+main();`;
+const HELPER_PLACED = `const fs = require('node:fs');
+function load() { return fs.readFileSync('a'); }
+async function main() { load(); }
+main();`;
+const HELPER_SERVED = `const fs = require('node:fs');
+function load() { return fs.readFileSync('a'); }
+exports.run = async () => load();
+async function main() { load(); }
+main();`;
+const atTop = (cost: string) => [{ messageId: 'blockingHelper' as const, line: 4, column: 25, data: { callee: 'load', chain: 'calls `fs.readFileSync` (line 2)', where: 'async function `main` (line 4)', cost }, suggestions: [] }];
+const placed = (where: string, cost: string) => [{ messageId: 'blockingCall' as const, line: 2, column: 26, data: { name: 'fs.readFileSync', where, cost }, suggestions: [] }];
+
+createRuleTester().run<MessageId, Options>('no-blocking-in-async (strict: what a blocking helper costs where it runs)', rule as never, {
+  valid: [],
+  invalid: [
+    { code: HELPER_AT_TOP, filename: MIGRATE, errors: atTop(ONE_SHOT) },
+    { code: HELPER_AT_TOP, filename: SERVER, errors: atTop(STARTUP) },
+    { code: HELPER_PLACED, filename: MIGRATE, errors: placed('`load` (line 2), which async function `main` calls (line 3)', ONE_SHOT) },
+    { code: HELPER_PLACED, filename: SERVER, errors: placed('`load` (line 2), which async function `main` calls (line 3)', STARTUP) },
+    // One serving caller is enough for the serving wording; in a one-shot file nothing serves.
+    {
+      code: HELPER_SERVED,
+      filename: SERVER,
+      errors: placed('`load` (line 2), which async function `run` calls (line 3) and async function `main` calls (line 4) while the process serves', SERVING),
+    },
+    { code: HELPER_SERVED, filename: MIGRATE, errors: placed('`load` (line 2), which async function `run` calls (line 3) and async function `main` calls (line 4)', ONE_SHOT) },
+  ],
+});
+
+createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (recommended: a blocking helper only startup runs)', rule as never, {
+  valid: [{ code: HELPER_AT_TOP, filename: SERVER }, { code: HELPER_PLACED, filename: SERVER }, { code: HELPER_SERVED, filename: MIGRATE }],
+  // Its startup call is quiet, so the helper does not only serve: the serving call gets the report.
+  invalid: [{
+    code: HELPER_SERVED,
+    filename: SERVER,
+    errors: [{ messageId: 'blockingHelper', line: 3, column: 27, data: { callee: 'load', chain: 'calls `fs.readFileSync` (line 2)', where: 'async function `run` (line 3)', cost: SERVING }, suggestions: [] }],
+  }],
 });
 
 // Build and dev tooling, in fixtures/roles-dev: what only the `dev` script reaches (through a

@@ -1,6 +1,7 @@
 import type { MessageId, Options } from '../../src/rules/no-blocking-in-async';
 import rule from '../../src/rules/no-blocking-in-async';
 import { createRecommendedRuleTester, createRuleTester, fixture } from '../ruleTester';
+import { SERVING } from './blockingCosts';
 
 // Blocking I/O in a synchronous helper that another module runs while serving (fixtures/served-helpers):
 // reported where it is, naming the caller, and not again at the call. A route in routes/diskRoutes.ts
@@ -87,8 +88,8 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
       filename: disk,
       code: diskCode,
       errors: [
-        { messageId: 'blockingCall', line: 8, column: 24, data: { name: 'fs.readdirSync', where: routeWhere('sizeOf', 5) } },
-        { messageId: 'blockingCall', line: 9, column: 21, data: { name: 'fs.statSync', where: routeWhere('sizeOf', 5) } },
+        { messageId: 'blockingCall', line: 8, column: 24, data: { cost: SERVING, name: 'fs.readdirSync', where: routeWhere('sizeOf', 5) } },
+        { messageId: 'blockingCall', line: 9, column: 21, data: { cost: SERVING, name: 'fs.statSync', where: routeWhere('sizeOf', 5) } },
       ],
     },
     // Every read and the write, each once, where the helper makes them. `summarize` is async and
@@ -97,10 +98,10 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
       filename: reports,
       code: reportsCode,
       errors: [
-        { messageId: 'blockingCall', line: 4, column: 18, data: { name: 'fs.readdirSync', where: `\`buildReport\` (line 3), which ${commandWhere}` } },
-        { messageId: 'blockingCall', line: 4, column: 52, data: { name: 'fs.readFileSync', where: `\`buildReport\` (line 3), which ${commandWhere}` } },
-        { messageId: 'blockingCall', line: 5, column: 3, data: { name: 'fs.writeFileSync', where: `\`buildReport\` (line 3), which ${commandWhere}` } },
-        { messageId: 'blockingCall', line: 10, column: 10, data: { name: 'fs.readFileSync', where: '`localSummary` (line 9), which async function `summarize` calls (line 14) while the process serves' } },
+        { messageId: 'blockingCall', line: 4, column: 18, data: { cost: SERVING, name: 'fs.readdirSync', where: `\`buildReport\` (line 3), which ${commandWhere}` } },
+        { messageId: 'blockingCall', line: 4, column: 52, data: { cost: SERVING, name: 'fs.readFileSync', where: `\`buildReport\` (line 3), which ${commandWhere}` } },
+        { messageId: 'blockingCall', line: 5, column: 3, data: { cost: SERVING, name: 'fs.writeFileSync', where: `\`buildReport\` (line 3), which ${commandWhere}` } },
+        { messageId: 'blockingCall', line: 10, column: 10, data: { cost: SERVING, name: 'fs.readFileSync', where: '`localSummary` (line 9), which async function `summarize` calls (line 14) while the process serves' } },
       ],
     },
   ],
@@ -114,10 +115,10 @@ createRuleTester().run<MessageId, Options>('no-blocking-in-async (strict: helper
       filename: disk,
       code: diskCode,
       errors: [
-        { messageId: 'blockingCall', line: 6, column: 10, data: { name: 'fs.existsSync', where: routeWhere('sizeOf', 5) } },
+        { messageId: 'blockingCall', line: 6, column: 10, data: { cost: SERVING, name: 'fs.existsSync', where: routeWhere('sizeOf', 5) } },
         { messageId: 'blockingCall', line: 8, column: 24 },
         { messageId: 'blockingCall', line: 9, column: 21 },
-        { messageId: 'blockingCall', line: 16, column: 12, data: { name: 'fs.statfsSync', where: routeWhere('freeSpace', 15) } },
+        { messageId: 'blockingCall', line: 16, column: 12, data: { cost: SERVING, name: 'fs.statfsSync', where: routeWhere('freeSpace', 15) } },
       ],
     },
   ],

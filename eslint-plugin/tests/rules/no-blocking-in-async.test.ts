@@ -1,6 +1,7 @@
 import type { MessageId, Options } from '../../src/rules/no-blocking-in-async';
 import rule from '../../src/rules/no-blocking-in-async';
 import { createRuleTester } from '../ruleTester';
+import { SERVING } from './blockingCosts';
 
 const ruleTester = createRuleTester();
 
@@ -1029,7 +1030,7 @@ export async function sources() {
   while (Date.now() < end) {}
   return 'done';
 }`,
-      errors: [{ messageId: 'busyWait', line: 3, column: 3, data: { clock: 'Date.now()', line: '3', where: 'async function `handle` (line 1)' } }],
+      errors: [{ messageId: 'busyWait', line: 3, column: 3, data: { cost: SERVING, clock: 'Date.now()', line: '3', where: 'async function `handle` (line 1)' } }],
     },
     {
       code: `export async function handle(ms: number) {
@@ -1037,7 +1038,7 @@ export async function sources() {
     Math.sqrt(ms);
   }
 }`,
-      errors: [{ messageId: 'busyWait', line: 2, column: 3, data: { clock: 'performance.now()', line: '2', where: 'async function `handle` (line 1)' } }],
+      errors: [{ messageId: 'busyWait', line: 2, column: 3, data: { cost: SERVING, clock: 'performance.now()', line: '2', where: 'async function `handle` (line 1)' } }],
     },
     {
       code: `export async function handle(deadline: bigint) {
@@ -1047,7 +1048,7 @@ export async function sources() {
   } while (process.hrtime.bigint() < deadline);
   return spins;
 }`,
-      errors: [{ messageId: 'busyWait', line: 3, column: 3, data: { clock: 'process.hrtime.bigint()', line: '5', where: 'async function `handle` (line 1)' } }],
+      errors: [{ messageId: 'busyWait', line: 3, column: 3, data: { cost: SERVING, clock: 'process.hrtime.bigint()', line: '5', where: 'async function `handle` (line 1)' } }],
     },
     // --- every kind of async code ---
     {
@@ -1101,7 +1102,7 @@ export async function readAll(paths: string[]) {
 }`,
       errors: [{
         messageId: 'blockingCall', line: 3, column: 27, suggestions: [],
-        data: { name: 'fs.readFileSync', where: 'a callback that runs synchronously inside async function `readAll` (line 2)' },
+        data: { cost: SERVING, name: 'fs.readFileSync', where: 'a callback that runs synchronously inside async function `readAll` (line 2)' },
       }],
     },
     {
@@ -1136,7 +1137,7 @@ export async function handle() {
 }`,
       errors: [{
         messageId: 'blockingCall', line: 3, column: 10, suggestions: [],
-        data: { name: 'fs.readFileSync', where: '`loadTemplates` (line 2), which async function `handle` calls (line 6) while the process serves' },
+        data: { cost: SERVING, name: 'fs.readFileSync', where: '`loadTemplates` (line 2), which async function `handle` calls (line 6) while the process serves' },
       }],
     },
     // Every call is named, once.
@@ -1154,7 +1155,7 @@ export async function show(dir: string, stale: boolean) {
       errors: [
         {
           messageId: 'blockingCall', line: 3, column: 16,
-          data: { name: 'fs.readFileSync', where: '`rebuild` (line 2), which async function `show` calls (lines 8, 9) while the process serves' },
+          data: { cost: SERVING, name: 'fs.readFileSync', where: '`rebuild` (line 2), which async function `show` calls (lines 8, 9) while the process serves' },
         },
         { messageId: 'blockingCall', line: 4, column: 3 },
       ],
@@ -1172,7 +1173,7 @@ export async function handle() {
 }`,
       errors: [{
         messageId: 'blockingHelper', line: 7, column: 10,
-        data: { callee: 'loadTemplates', chain: 'calls `fs.readFileSync` (line 3)', where: 'async function `handle` (line 6)' },
+        data: { cost: SERVING, callee: 'loadTemplates', chain: 'calls `fs.readFileSync` (line 3)', where: 'async function `handle` (line 6)' },
       }],
     },
     {
@@ -1208,7 +1209,7 @@ export async function handle() {
 }`,
       errors: [{
         messageId: 'blockingCall', line: 5, column: 10,
-        data: { name: 'fs.readFileSync', where: '`load` (line 4), which async function `handle` calls (line 8) while the process serves' },
+        data: { cost: SERVING, name: 'fs.readFileSync', where: '`load` (line 4), which async function `handle` calls (line 8) while the process serves' },
       }],
     },
     // An overloaded method: its implementation is the member with a body.
@@ -1224,7 +1225,7 @@ export class Deploy {
 }`,
       errors: [{
         messageId: 'blockingHelper', line: 8, column: 27,
-        data: { callee: 'run', chain: 'calls `fs.readFileSync` (line 6)', where: 'async function `handle` (line 8)' },
+        data: { cost: SERVING, callee: 'run', chain: 'calls `fs.readFileSync` (line 6)', where: 'async function `handle` (line 8)' },
       }],
     },
     // A `declare function` next to a real helper: the findings of the file survive.
@@ -1236,7 +1237,7 @@ export async function handle() {
   remote();
   return local();
 }`,
-      errors: [{ messageId: 'blockingCall', line: 3, column: 27, data: { name: 'fs.readFileSync', where: '`local` (line 3), which async function `handle` calls (line 6) while the process serves' } }],
+      errors: [{ messageId: 'blockingCall', line: 3, column: 27, data: { cost: SERVING, name: 'fs.readFileSync', where: '`local` (line 3), which async function `handle` calls (line 6) while the process serves' } }],
     },
     // Two levels deep: render → loadTemplates → readFileSync. Both helpers run only from async code.
     {
@@ -1250,7 +1251,7 @@ function render(name: string) {
 export const handle = async (name: string) => render(name);`,
       errors: [{
         messageId: 'blockingCall', line: 3, column: 10,
-        data: { name: 'fs.readFileSync', where: '`loadTemplates` (line 2), which function `render` calls (line 6) while the process serves' },
+        data: { cost: SERVING, name: 'fs.readFileSync', where: '`loadTemplates` (line 2), which function `render` calls (line 6) while the process serves' },
       }],
     },
     // `render` is exported, so it may run anywhere: the chain is reported at the async call.
@@ -1266,6 +1267,7 @@ export const handle = async (name: string) => render(name);`,
       errors: [{
         messageId: 'blockingHelper', line: 8, column: 47,
         data: {
+          cost: SERVING,
           callee: 'render',
           chain: 'calls `loadTemplates()` (line 6), which calls `fs.readFileSync` (line 3)',
           where: 'async function `handle` (line 8)',
@@ -1284,6 +1286,7 @@ export class Deployer {
       errors: [{
         messageId: 'blockingHelper', line: 6, column: 12,
         data: {
+          cost: SERVING,
           callee: 'gitSha',
           chain: 'calls `run()` (line 3), which calls `fs.readFileSync` (line 4)',
           where: 'async function `deploy` (line 5)',
@@ -1301,7 +1304,7 @@ export async function retry(fn: () => Promise<void>) {
 }`,
       errors: [{
         messageId: 'busyWait', line: 3, column: 3,
-        data: { clock: 'Date.now()', line: '3', where: '`sleepSync` (line 1), which async function `retry` calls (line 6) while the process serves' },
+        data: { cost: SERVING, clock: 'Date.now()', line: '3', where: '`sleepSync` (line 1), which async function `retry` calls (line 6) while the process serves' },
       }],
     },
     {
@@ -1311,7 +1314,7 @@ export async function backoff(attempt: number) {
 }`,
       errors: [{
         messageId: 'blockingCall', line: 1, column: 31,
-        data: { name: 'Atomics.wait', where: '`pause` (line 1), which async function `backoff` calls (line 3) while the process serves' },
+        data: { cost: SERVING, name: 'Atomics.wait', where: '`pause` (line 1), which async function `backoff` calls (line 3) while the process serves' },
       }],
     },
     {
@@ -1324,7 +1327,7 @@ export async function register(name: string) {
 }`,
       errors: [{
         messageId: 'blockingHelper', line: 6, column: 10,
-        data: { callee: 'load', chain: 'calls `fs-extra.readJsonSync` (line 3)', where: 'async function `register` (line 5)' },
+        data: { cost: SERVING, callee: 'load', chain: 'calls `fs-extra.readJsonSync` (line 3)', where: 'async function `register` (line 5)' },
       }],
     },
     // The helper blocks only inside a synchronous callback it runs itself.
@@ -1350,7 +1353,7 @@ function waitUntilReady(ms: number) {
 }`,
       errors: [{
         messageId: 'busyWait', line: 6, column: 3,
-        data: { clock: 'performance.now()', line: '6', where: '`waitUntilReady` (line 4), which async function `poll` calls (line 2) while the process serves' },
+        data: { cost: SERVING, clock: 'performance.now()', line: '6', where: '`waitUntilReady` (line 4), which async function `poll` calls (line 2) while the process serves' },
       }],
     },
     // --- configured entries ---
@@ -1380,7 +1383,7 @@ export async function stats() {
       options: [{ blockingCalls: [{ module: 'better-sqlite3', export: 'querySync' }] }],
       errors: [{
         messageId: 'blockingCall', line: 2, column: 27,
-        data: { name: 'better-sqlite3.querySync', where: '`count` (line 2), which async function `stats` calls (line 4) while the process serves' },
+        data: { cost: SERVING, name: 'better-sqlite3.querySync', where: '`count` (line 2), which async function `stats` calls (line 4) while the process serves' },
       }],
     },
   ],

@@ -1,6 +1,7 @@
 import type { MessageId, Options } from '../../src/rules/no-blocking-in-async';
 import rule from '../../src/rules/no-blocking-in-async';
 import { createTypedRuleTester, fixture } from '../ruleTester';
+import { SERVING } from './blockingCosts';
 
 const ruleTester = createTypedRuleTester();
 const filename = fixture('blocking.ts');
@@ -65,6 +66,7 @@ export async function handle() {
       errors: [{
         messageId: 'blockingHelper', line: 3, column: 10,
         data: {
+          cost: SERVING,
           callee: 'loadConfig',
           chain: 'calls `fs.readFileSync` (blockingHelpers.ts line 6)',
           where: 'async function `handle` (line 2)',
@@ -79,6 +81,7 @@ export const handle = async () => renderAll();`,
       errors: [{
         messageId: 'blockingHelper', line: 2, column: 35,
         data: {
+          cost: SERVING,
           callee: 'renderAll',
           chain: 'calls `loadConfig()` (blockingHelpers.ts line 14), which calls `fs.readFileSync` (blockingHelpers.ts line 6)',
           where: 'async function `handle` (line 2)',
@@ -94,6 +97,7 @@ export async function retry() {
       errors: [{
         messageId: 'blockingHelper', line: 3, column: 3,
         data: {
+          cost: SERVING,
           callee: 'sleepSync',
           chain: 'busy-waits on `Date.now()` (blockingHelpers.ts line 23)',
           where: 'async function `retry` (line 2)',
@@ -109,6 +113,7 @@ export async function upload(body: Buffer) {
       errors: [{
         messageId: 'blockingHelper', line: 3, column: 10,
         data: {
+          cost: SERVING,
           callee: 'pack',
           chain: 'calls `zlib.gzipSync` (blockingHelpers.ts line 30)',
           where: 'async function `upload` (line 2)',
@@ -129,6 +134,7 @@ export async function deploy() {
       errors: [{
         messageId: 'blockingHelper', line: 7, column: 10,
         data: {
+          cost: SERVING,
           callee: 'sha',
           chain: 'calls `fs.readFileSync` (line 3)',
           where: 'async function `deploy` (line 6)',
@@ -148,7 +154,7 @@ export async function deploy() {
 }`,
       errors: [{
         messageId: 'blockingCall', line: 3, column: 18,
-        data: { name: 'child_process.execSync', where: '`sha` (line 3), which this long-lived process may run while it serves' },
+        data: { cost: SERVING, name: 'child_process.execSync', where: '`sha` (line 3), which this long-lived process may run while it serves' },
       }],
     },
     // Direct calls are reported the same way with types.

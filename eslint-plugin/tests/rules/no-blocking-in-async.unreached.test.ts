@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import type { MessageId, Options } from '../../src/rules/no-blocking-in-async';
 import rule from '../../src/rules/no-blocking-in-async';
 import { createRecommendedRuleTester, createRuleTester, fixture } from '../ruleTester';
+import { SERVING } from './blockingCosts';
 
 // CPU-heavy work in an exported helper that nothing in the package runs (fixtures/unreached-exports):
 // routes/users.js, the one importer of each tool, calls `passwords.hashPassword()` and
@@ -29,30 +30,30 @@ for (const [preset, tester] of [['recommended', createRecommendedRuleTester()], 
         ...passwords,
         errors: [
           {
-            messageId: 'blockingCall', line: 5, column: 11, data: { name: 'crypto.scryptSync', where: 'async function `hashPassword` (line 3)' },
+            messageId: 'blockingCall', line: 5, column: 11, data: { cost: SERVING, name: 'crypto.scryptSync', where: 'async function `hashPassword` (line 3)' },
             suggestions: [{ messageId: 'useAsyncTwin', output: hashedAsync }],
           },
-          { messageId: 'blockingCall', line: 7, column: 49, data: { name: 'crypto.scryptSync', where: serving('checkPassword', 7) } },
+          { messageId: 'blockingCall', line: 7, column: 49, data: { cost: SERVING, name: 'crypto.scryptSync', where: serving('checkPassword', 7) } },
         ],
       },
       // `verify` is destructured by the route file; `mint` by nobody.
       {
         ...file('tokens.js'),
-        errors: [{ messageId: 'blockingCall', line: 4, column: 10, data: { name: 'crypto.pbkdf2Sync', where: serving('verify', 3) } }],
+        errors: [{ messageId: 'blockingCall', line: 4, column: 10, data: { cost: SERVING, name: 'crypto.pbkdf2Sync', where: serving('verify', 3) } }],
       },
       // Near misses: the module object escapes its importer, a sibling method calls the helper by
       // member name, and a file with no importer at all.
       {
         ...file('keys.js'),
-        errors: [{ messageId: 'blockingCall', line: 4, column: 10, data: { name: 'crypto.scryptSync', where: serving('derive', 3) } }],
+        errors: [{ messageId: 'blockingCall', line: 4, column: 10, data: { cost: SERVING, name: 'crypto.scryptSync', where: serving('derive', 3) } }],
       },
       {
         ...file('own.js'),
-        errors: [{ messageId: 'blockingCall', line: 5, column: 12, data: { name: 'crypto.scryptSync', where: serving('hash', 4) } }],
+        errors: [{ messageId: 'blockingCall', line: 5, column: 12, data: { cost: SERVING, name: 'crypto.scryptSync', where: serving('hash', 4) } }],
       },
       {
         ...file('loaded.js'),
-        errors: [{ messageId: 'blockingCall', line: 4, column: 10, data: { name: 'crypto.scryptSync', where: serving('seal', 3) } }],
+        errors: [{ messageId: 'blockingCall', line: 4, column: 10, data: { cost: SERVING, name: 'crypto.scryptSync', where: serving('seal', 3) } }],
       },
     ],
   });

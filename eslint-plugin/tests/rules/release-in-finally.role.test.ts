@@ -7,6 +7,13 @@ import { createRecommendedRuleTester, createRuleTester, fixture } from '../ruleT
 // that catches per item and goes on acquires again and can run the pool dry, so it is reported
 // everywhere. Long-lived code is reported as before.
 const MIGRATE = fixture('roles/scripts/migrate.js');
+
+// What a leaked pool client costs where the leak happens (written out, not imported from the rule).
+const SERVING = 'the connection never goes back to the pool, which runs dry under load';
+const STARTUP = 'the connection never goes back to the pool, and each leak at startup leaves one connection fewer for the requests the process serves, for as long as it runs';
+const ONE_SHOT_GOES_ON = 'the connection never goes back to the pool, and each leak takes one more until the pool runs dry and the rest of the script waits for a connection';
+const ONE_SHOT_ENDS = 'the connection stays checked out for the rest of the run, work of this script still in flight gets one connection fewer, and the open connection can keep the script from exiting';
+const client = (line: number, cost: string) => ({ What: '`client`', acquire: 'pool.connect()', line: String(line), cost });
 const SERVER = fixture('roles/src/server.js');
 
 // Released on success only; nothing catches, so a throw ends the script.
@@ -136,24 +143,73 @@ const CATCH_OUTSIDE_LOOP_FIXED = `async function main(pool, items) {
 }
 main(pool, []);`;
 
+// The same hold in an exported function: no startup call is known, so it may run while serving.
+const SERVED = ONCE.replace('async function main', 'export async function main').replace('\nmain(pool);', '');
+const SERVED_FIXED = ONCE_FIXED.replace('async function main', 'export async function main').replace('\nmain(pool);', '');
+
 createRecommendedRuleTester().run<MessageId, Options>('release-in-finally (recommended: one-shot code)', rule as never, {
   valid: [
     { code: ONCE, filename: MIGRATE },
     { code: CATCH_OUTSIDE_LOOP, filename: MIGRATE },
   ],
   invalid: [
-    { code: PER_ITEM, filename: MIGRATE, errors: [{ messageId: 'notInFinally', line: 4, column: 28 }], output: PER_ITEM_FIXED },
-    { code: PER_ITEM_HELPER, filename: MIGRATE, errors: [{ messageId: 'notInFinally', line: 2, column: 24 }], output: PER_ITEM_HELPER_FIXED },
-    { code: SETTLED, filename: MIGRATE, errors: [{ messageId: 'notInFinally', line: 3, column: 26 }], output: SETTLED_FIXED },
-    // A serving process: every leak on a throw is reported.
-    { code: ONCE, filename: SERVER, errors: [{ messageId: 'notInFinally', line: 2, column: 24 }], output: ONCE_FIXED },
+    { code: PER_ITEM, filename: MIGRATE, errors: [{ messageId: 'notInFinally', line: 4, column: 28, data: client(5, ONE_SHOT_GOES_ON) }], output: PER_ITEM_FIXED },
+    { code: PER_ITEM_HELPER, filename: MIGRATE, errors: [{ messageId: 'notInFinally', line: 2, column: 24, data: client(3, ONE_SHOT_GOES_ON) }], output: PER_ITEM_HELPER_FIXED },
+    { code: SETTLED, filename: MIGRATE, errors: [{ messageId: 'notInFinally', line: 3, column: 26, data: client(4, ONE_SHOT_GOES_ON) }], output: SETTLED_FIXED },
+    // A serving process: every leak on a throw is reported. `main(pool)` at top level runs once, at
+    // startup: each leak there costs one connection, not the pool.
+    { code: ONCE, filename: SERVER, errors: [{ messageId: 'notInFinally', line: 2, column: 24, data: client(3, STARTUP) }], output: ONCE_FIXED },
+    { code: SERVED, filename: SERVER, errors: [{ messageId: 'notInFinally', line: 2, column: 24, data: client(3, SERVING) }], output: SERVED_FIXED },
   ],
 });
 
 createRuleTester().run<MessageId, Options>('release-in-finally (strict: one-shot code)', rule as never, {
   valid: [],
   invalid: [
-    { code: ONCE, filename: MIGRATE, errors: [{ messageId: 'notInFinally', line: 2, column: 24 }], output: ONCE_FIXED },
-    { code: CATCH_OUTSIDE_LOOP, filename: MIGRATE, errors: [{ messageId: 'notInFinally', line: 4, column: 28 }], output: CATCH_OUTSIDE_LOOP_FIXED },
+    { code: ONCE, filename: MIGRATE, errors: [{ messageId: 'notInFinally', line: 2, column: 24, data: client(3, ONE_SHOT_ENDS) }], output: ONCE_FIXED },
+    { code: CATCH_OUTSIDE_LOOP, filename: MIGRATE, errors: [{ messageId: 'notInFinally', line: 4, column: 28, data: client(5, ONE_SHOT_ENDS) }], output: CATCH_OUTSIDE_LOOP_FIXED },
+  ],
+});
+
+// A lock: in one-shot code, a path that never releases leaves every later step that takes it
+// waiting, and a throw that ends the run leaves only the script's work still in flight waiting.
+const LOCK_EARLY_EXIT = `const { Mutex } = require('async-mutex');
+const mutex = new Mutex();
+async function step(item) {
+  const release = await mutex.acquire();
+  if (!item) return;
+  await save(item);
+  release();
+}
+async function save(item) { return item; }
+async function main(items) { for (const item of items) await step(item); }
+main([]);`;
+const LOCK_WRAPPED = [{
+  messageId: 'wrapInTryFinally' as const,
+  output: LOCK_EARLY_EXIT.replace('  if (!item) return;\n  await save(item);\n  release();', '  try {\n    if (!item) return;\n    await save(item);\n  } finally {\n    release();\n  }'),
+}];
+
+createRuleTester().run<MessageId, Options>('release-in-finally (strict: what a leaked lock costs in one-shot code)', rule as never, {
+  valid: [],
+  invalid: [
+    {
+      code: LOCK_EARLY_EXIT,
+      filename: MIGRATE,
+      errors: [{
+        messageId: 'earlyExit', line: 4, column: 25,
+        data: { What: 'The lock', acquire: 'mutex.acquire()', exit: 'return', line: '5', cost: 'the lock stays held, every later step of this script that takes it waits forever, and the script can end without finishing that work' },
+        suggestions: LOCK_WRAPPED,
+      }],
+    },
+    // The server runs `main([])` as it starts: a lock kept from startup keeps every later caller waiting, serving ones too.
+    {
+      code: LOCK_EARLY_EXIT,
+      filename: SERVER,
+      errors: [{
+        messageId: 'earlyExit', line: 4, column: 25,
+        data: { What: 'The lock', acquire: 'mutex.acquire()', exit: 'return', line: '5', cost: 'the lock stays held and every later caller waits for it forever' },
+        suggestions: LOCK_WRAPPED,
+      }],
+    },
   ],
 });
