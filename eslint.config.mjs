@@ -8,6 +8,8 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/**',
       '**/dist/**',
+      // An earlier build copied in for before/after bench runs (bench/lint-worker.mjs).
+      'eslint-plugin/dist-before/**',
       'samples/**',
       'eslint-plugin/tests/fixtures/**',
       'test/fixtures/**',

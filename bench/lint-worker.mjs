@@ -4,9 +4,13 @@
 // process exists only for this row so its peak RSS is the row's own.
 // node bench/lint-worker.mjs <row> [--stats] [--dump file]
 // BENCH_PLUGIN=<path to a built plugin's index.js> lints with that build instead (an earlier
-// commit's, to compare before and after in one run).
+// commit's, to compare before and after in one run). It must resolve the packages it loads to the
+// ones this checkout's ESLint uses: copy the earlier build's eslint-plugin/dist into this
+// checkout (e.g. eslint-plugin/dist-before/) rather than pointing into another checkout, whose
+// node_modules would give it a second TypeScript and typescript-eslint to load and warm up.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Linter } from 'eslint';
 import { CORPUS_ROOT, corpusFiles, sampleFiles } from './corpus.mjs';
@@ -19,6 +23,22 @@ const dumpAt = process.argv.indexOf('--dump');
 const dumpFile = dumpAt > 0 ? process.argv[dumpAt + 1] : null;
 
 const ROOT = CORPUS_ROOT;
+
+/**
+ * Refuses a BENCH_PLUGIN build that would load its own copy of the parser stack: measured on the
+ * app workspace, the same build from another checkout's folder costs 1.19× the CPU (+0.5 s per
+ * row, +40 MB RSS), which a before/after comparison would read as the change's effect.
+ */
+function checkSharedDependencies(entry) {
+  const ours = createRequire(import.meta.url);
+  const theirs = createRequire(path.resolve(entry));
+  for (const name of ['typescript', '@typescript-eslint/typescript-estree', '@typescript-eslint/scope-manager', 'eslint']) {
+    const [mine, its] = [ours.resolve(name), theirs.resolve(name)];
+    if (mine !== its) {
+      throw new Error(`BENCH_PLUGIN=${entry} loads ${name} from ${its}, not ${mine}: it would pay for a second copy. Copy its dist folder into this checkout as eslint-plugin/dist-before/ (git ignores it) and point BENCH_PLUGIN there.`);
+    }
+  }
+}
 const FILES = ['**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}'];
 
 async function configFor(name) {
@@ -31,6 +51,7 @@ async function configFor(name) {
   };
   const typed = { ...base, languageOptions: { ...base.languageOptions, parserOptions: { projectService: true, tsconfigRootDir: ROOT } } };
   const ours = async (cfg) => {
+    if (process.env.BENCH_PLUGIN) checkSharedDependencies(process.env.BENCH_PLUGIN);
     let plugin = (await import(process.env.BENCH_PLUGIN ? pathToFileURL(process.env.BENCH_PLUGIN).href : 'eslint-plugin-async-hazards')).default;
     if (withStats) plugin = wrapRules(plugin);
     const rules = Object.fromEntries(Object.keys(plugin.rules).map((id) => [`async-hazards/${id}`, 'error']));
