@@ -71,7 +71,14 @@ function restore(manifestFile, into, mirrorRoot) {
       unavailable.add(`${owner}/${name}@${commit}`);
       continue;
     }
-    const text = execFileSync('git', ['--git-dir', gitDir, 'show', `${commit}:${source}`], { maxBuffer: 1 << 26 });
+    let text;
+    try {
+      text = execFileSync('git', ['--git-dir', gitDir, 'show', `${commit}:${source}`], { maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      // A mirror that is not a whole repository, or lacks this commit.
+      unavailable.add(`${owner}/${name}@${commit}`);
+      continue;
+    }
     mkdirSync(path.dirname(stored), { recursive: true });
     writeFileSync(stored, text);
     written++;
