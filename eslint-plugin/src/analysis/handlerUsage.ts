@@ -3,7 +3,8 @@ import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
 import { findVariable, staticPropertyName } from './ast';
 import { isTypeWrapper } from './asyncContext';
-import { declaresDependency } from '../project';
+import { declaresDependency, importsOf, isTestFile, nearestPackage, packageFilesNaming } from '../project';
+import { lintGeneration } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -37,16 +38,36 @@ const KOA_READS: ReadonlySet<string> = new Set(['request', 'params', 'query', 'h
  */
 export function usageHandler(sourceCode: Services, filename: string, fn: FunctionNode): UsageHandler | null {
   if (fn.params.length < 1 || fn.params.length > 3 || !isModuleLevel(fn) || usedInFile(sourceCode, fn)) return null;
-  if (declaresDependency(filename, 'express')) {
-    const found = expressUsage(sourceCode, fn);
-    if (found) return found;
-  }
-  if (KOA_PACKAGES.some((p) => declaresDependency(filename, p))) {
-    const found = koaUsage(sourceCode, fn);
-    if (found) return found;
-  }
-  if (declaresDependency(filename, 'fastify') && fastifyUsage(sourceCode, fn)) return { framework: 'fastify', role: 'route handler' };
-  return null;
+  let found: UsageHandler | null = null;
+  if (declaresDependency(filename, 'express')) found = expressUsage(sourceCode, fn);
+  if (!found && KOA_PACKAGES.some((p) => declaresDependency(filename, p))) found = koaUsage(sourceCode, fn);
+  if (!found && declaresDependency(filename, 'fastify') && fastifyUsage(sourceCode, fn)) found = { framework: 'fastify', role: 'route handler' };
+  if (!found) return null;
+  return serverOutOfSight(filename, found.framework === 'koa' ? KOA_PACKAGES : [found.framework]) ? found : null;
+}
+
+const outOfSight = new Map<string, { generation: number; value: boolean }>();
+
+/**
+ * Usage speaks only where the registrations cannot be read: when no other file of the package
+ * (listed whole) imports the framework, the server is set up out of sight (a folder linted in
+ * part). Where one does, the registrations are in sight and say which functions are handlers; a
+ * function they do not register is run by something else (a package's own loader that awaits it,
+ * evershop's middleware), whose treatment usage cannot tell.
+ */
+function serverOutOfSight(filename: string, modules: readonly string[]): boolean {
+  const manifest = nearestPackage(filename).manifest;
+  if (manifest === null) return true;
+  const key = `${manifest}\0${modules.join(',')}`;
+  const generation = lintGeneration();
+  const hit = outOfSight.get(key);
+  if (hit && hit.generation === generation) return hit.value;
+  const word = modules[0] === 'koa' ? 'koa' : (modules[0] as string);
+  const naming = packageFilesNaming(filename, word.replace(/^@koa\//, '')) ?? [];
+  const value = !naming.some((f) => !isTestFile(f) &&
+    importsOf(f).some((i) => !i.typeOnly && modules.includes(i.specifier)));
+  outOfSight.set(key, { generation, value });
+  return value;
 }
 
 function expressUsage(sourceCode: Services, fn: FunctionNode): UsageHandler | null {

@@ -8,6 +8,7 @@ import { createRecommendedRuleTester, fixture } from '../ruleTester';
 // on express. fixtures/usage-handlers/<package>/src/controller/User.js is the same file in each.
 const file = (pkg: string): string => fixture(`usage-handlers/${pkg}/src/controller/User.js`);
 const USER = fs.readFileSync(file('express4'), 'utf8');
+const APP = fs.readFileSync(fixture('usage-handlers/async-errors/src/app.js'), 'utf8');
 
 const ignored = (line: number, column: number, role = 'route handler') => ({
   messageId: 'frameworkIgnoresPromise' as const,
@@ -38,9 +39,12 @@ createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (hand
       filename: file('express4'),
     },
     // express-async-errors, required by the process entry (src/server.js), patches Express 4's router.
-    { code: USER, filename: file('async-errors') },
+    { code: APP, filename: fixture('usage-handlers/async-errors/src/app.js') },
     // A package that wraps its handlers in express-async-handler: this controller's router is out of sight.
     { code: USER, filename: file('async-handler') },
+    // The package sets up its server in sight (src/routes.js imports express) and registers no `create`:
+    // whatever runs this function is not told by its parameters.
+    { code: USER, filename: file('registered') },
   ],
   invalid: [
     // Express 4 drops the promise: a rejected insert leaves the request hanging.
@@ -52,11 +56,11 @@ createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (hand
       errors: [ignored(3, 16, 'middleware')],
     },
     // Declared express-async-errors, but nothing requires it: the router is not patched.
-    { code: USER, filename: file('async-errors-unused'), errors: [ignored(3, 18)] },
+    { code: APP, filename: fixture('usage-handlers/async-errors-unused/src/app.js'), errors: [ignored(6, 20)] },
     // Depending on express-async-handler does not wrap a handler registered in sight on `express.Router()`.
     {
-      code: fs.readFileSync(fixture('usage-handlers/async-handler/src/routes.js'), 'utf8'),
-      filename: fixture('usage-handlers/async-handler/src/routes.js'),
+      code: fs.readFileSync(fixture('usage-handlers/registered/src/routes.js'), 'utf8'),
+      filename: fixture('usage-handlers/registered/src/routes.js'),
       errors: [ignored(6, 23)],
     },
   ],
