@@ -1,8 +1,9 @@
 import type { TSESLint } from '@typescript-eslint/utils';
-import { declaresDependency, dependencyVersion } from '../project';
+import { declaresDependency, dependencyVersion, importsOf, processEntriesOf } from '../project';
 import type { FunctionNode } from './ast';
 import type { Framework, HandlerRegistration } from './handlers';
-import { handlerRegistration, importedRegistration, namedRegistration } from './handlers';
+import { handlerRegistration, importedRegistration, namedRegistration, usageRegistration } from './handlers';
+import { sourceFileOf } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -74,7 +75,7 @@ export interface FrameworkVerdict {
  * version is unknown.
  */
 export function handlerPromiseVerdict(sourceCode: Services, filename: string, fn: FunctionNode): FrameworkVerdict | null {
-  return verdictFor(filename, handlerRegistration(sourceCode, filename, fn));
+  return verdictFor(filename, handlerRegistration(sourceCode, filename, fn), sourceCode);
 }
 
 /**
@@ -85,19 +86,48 @@ export function importedHandlerVerdict(sourceCode: Services, filename: string, f
   // Only a package that depends on a framework that drops a promise asks its importers.
   if (!IGNORING_PACKAGES.some((pkg) => declaresDependency(filename, pkg))) return null;
   const registration = importedRegistration(sourceCode, fn);
-  const verdict = registration && verdictFor(filename, registration);
+  const verdict = registration && verdictFor(filename, registration, sourceCode);
   return verdict && registration ? { ...verdict, file: registration.file } : null;
 }
 
 /** The same for a named function of this file that the file registers by name (`app.get('/', handler)`). */
 export function namedHandlerVerdict(sourceCode: Services, filename: string, fn: FunctionNode): FrameworkVerdict | null {
-  return verdictFor(filename, namedRegistration(sourceCode, fn));
+  return verdictFor(filename, namedRegistration(sourceCode, fn), sourceCode);
 }
 
-function verdictFor(filename: string, registration: HandlerRegistration | null): FrameworkVerdict | null {
+/**
+ * The same for a module-level function told a handler by how it uses its parameters (see
+ * `usageRegistration`); only when it is not registered in sight, which the others answer.
+ */
+export function usageHandlerVerdict(sourceCode: Services, filename: string, fn: FunctionNode): FrameworkVerdict | null {
+  return verdictFor(filename, usageRegistration(sourceCode, filename, fn), sourceCode);
+}
+
+function verdictFor(filename: string, registration: HandlerRegistration | null, sourceCode: Services): FrameworkVerdict | null {
   if (!registration) return null;
   const pkg = policyPackage(registration.framework);
   const major = pkg ? dependencyVersion(filename, pkg).major : null;
-  const policy = promisePolicy(registration.framework, major);
+  let policy = promisePolicy(registration.framework, major);
+  if (policy === 'ignores' && registration.framework === 'express' && expressRejectionsPatched(sourceCode, filename, registration)) policy = 'handles';
   return policy && major !== null ? { framework: registration.framework, major, policy, registration } : null;
 }
+
+/**
+ * Express 4 with its rejections handed to `next` by a package: `express-async-errors` patches
+ * the router when required once (by the file or an entry of the process that runs it);
+ * `express-async-handler` and `express-promise-router` wrap each handler. A wrapped handler in
+ * sight is no registration; one told by usage has its router out of sight, so a package that
+ * depends on a wrapper may be wrapping it.
+ */
+function expressRejectionsPatched(sourceCode: Services, filename: string, registration: HandlerRegistration): boolean {
+  if (registration.byUsage && WRAPPERS.some((p) => declaresDependency(filename, p))) return true;
+  if (!declaresDependency(filename, PATCH)) return false;
+  const file = sourceFileOf(sourceCode) ?? filename;
+  const requires = (f: string, program?: TSESLint.SourceCode['ast']): boolean => importsOf(f, program).some((i) => i.specifier === PATCH);
+  if (requires(file, sourceCode.ast)) return true;
+  return (processEntriesOf(file) ?? []).some((e) => requires(e.entry) ||
+    importsOf(e.entry).some((i) => i.resolution.kind === 'file' && i.resolution.local && requires(i.resolution.path)));
+}
+
+const PATCH = 'express-async-errors';
+const WRAPPERS = ['express-async-handler', 'express-promise-router'];

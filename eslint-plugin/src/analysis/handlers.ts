@@ -11,6 +11,7 @@ import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
 import { importersMayAnswer, importerUses } from './knownCallers';
 import { lintGeneration, sourceFileOf } from './localModules';
+import { USAGE_PACKAGES, usageHandler } from './handlerUsage';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -22,8 +23,10 @@ export type HandlerRole = 'route handler' | 'middleware' | 'hook' | 'request lis
 export interface HandlerRegistration {
   framework: Framework;
   role: HandlerRole;
-  /** The registering call (`app.get(…)`), decorator (`@Get()`) or, for file conventions, the function. */
+  /** The registering call (`app.get(…)`), decorator (`@Get()`) or, for file conventions and usage, the function. */
   node: TSESTree.Node;
+  /** Told by how the function uses its parameters, not by a registration in sight (see `usageHandler`). */
+  byUsage?: true;
 }
 
 /**
@@ -162,6 +165,7 @@ export const SERVER_FRAMEWORK_PACKAGES: readonly string[] = [...FRAMEWORK_MODULE
 /** A cheap superset: can anything in this file be a request handler? */
 export function mayRegisterHandlers(sourceCode: Services, filename: string): boolean {
   for (const m of importedModules(sourceCode)) if (FRAMEWORK_MODULES.has(m)) return true;
+  if (USAGE_PACKAGES.some((p) => declaresDependency(filename, p))) return true;
   return /[\\/](?:app[\\/](?:.+[\\/])?route|pages[\\/]api[\\/].+)\.[cm]?[jt]sx?$/.test(filename);
 }
 
@@ -176,7 +180,7 @@ export function handlerRegistration(sourceCode: Services, filename: string, fn: 
   if (hit !== undefined) return hit;
   registrationCache.set(fn, null);
   const result = registeredAt(sourceCode, fn, fn) ?? nestRoute(sourceCode, fn) ?? nextRoute(filename, fn) ??
-    declaredHandler(sourceCode, fn);
+    declaredHandler(sourceCode, fn) ?? usageRegistration(sourceCode, filename, fn);
   registrationCache.set(fn, result);
   return result;
 }
@@ -192,6 +196,16 @@ export function namedRegistration(sourceCode: Services, fn: FunctionNode): Handl
     if (found) return found;
   }
   return null;
+}
+
+/**
+ * The last evidence: a module-level function whose parameters are used as a framework's request
+ * and response, in a package that depends on the framework (`exports.create = async (req, res)
+ * => { … req.body … res.status(201).json(…) }` whose router is not in sight).
+ */
+export function usageRegistration(sourceCode: Services, filename: string, fn: FunctionNode): HandlerRegistration | null {
+  const found = usageHandler(sourceCode, filename, fn);
+  return found ? { ...found, node: fn, byUsage: true } : null;
 }
 
 type ImportedRegistration = HandlerRegistration & { file: string };

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { FrameworkVerdict, FunctionNode } from '../analysis';
 import {
-  asyncBodyRejection, catchCallsUndeclared, handlerPromiseVerdict, importedHandlerVerdict, namedHandlerVerdict, isFunctionNode, isRejectionGuarded, mayRegisterHandlers,
+  asyncBodyRejection, catchCallsUndeclared, handlerPromiseVerdict, importedHandlerVerdict, namedHandlerVerdict, usageHandlerVerdict, isFunctionNode, isRejectionGuarded, mayRegisterHandlers,
 } from '../analysis';
 import { evidenceAt, recordEvidence } from './evidence';
 
@@ -62,7 +62,7 @@ export function frameworkHandlerChecks(
     checkNamed(fn) {
       if (!fn.async) return;
       const verdict = (handlersPossible ? namedHandlerVerdict(sourceCode, context.filename, fn) : null) ??
-        importedHandlerVerdict(sourceCode, context.filename, fn);
+        importedHandlerVerdict(sourceCode, context.filename, fn) ?? usageHandlerVerdict(sourceCode, context.filename, fn);
       if (!verdict || verdict.policy === 'handles' || !handlerRejects(fn) || failureIsSeen(fn)) return;
       report(fn, verdict);
     },
