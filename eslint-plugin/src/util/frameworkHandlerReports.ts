@@ -62,7 +62,10 @@ export function frameworkHandlerChecks(
     checkNamed(fn) {
       if (!fn.async) return;
       const verdict = (handlersPossible ? namedHandlerVerdict(sourceCode, context.filename, fn) : null) ??
-        importedHandlerVerdict(sourceCode, context.filename, fn) ?? usageHandlerVerdict(sourceCode, context.filename, fn);
+        importedHandlerVerdict(sourceCode, context.filename, fn) ??
+        // A handler told only by usage has its router out of sight, where a local wrapper may
+        // catch for it (a project's own `asyncHandler`): left to `strict`.
+        (strict ? usageHandlerVerdict(sourceCode, context.filename, fn) : null);
       if (!verdict || verdict.policy === 'handles' || !handlerRejects(fn) || failureIsSeen(fn)) return;
       report(fn, verdict);
     },
