@@ -286,14 +286,23 @@ class Walker {
     const saved = this.caught;
     this.caught = 0;
     const quiet = this.inHandler;
+    const pending = this.handlerThrower;
     this.inHandler = true;
+    this.handlerThrower = null;
     const after = this.walkList(handler.body.body, true);
+    // Released in the `catch`, but only after a call of the resource's own that can fail.
+    if (!after && !this.problem && this.handlerThrower) {
+      this.problem = { kind: 'notInFinally', thrower: this.handlerThrower, release: this.acquisition.releaseCalls[0] as ReleaseSite };
+    }
+    this.handlerThrower = pending;
     this.inHandler = quiet;
     this.caught = saved;
     return after;
   }
 
   private inHandler = false;
+  /** The first `await` of the resource's own call in the `catch` being walked (see `awaitsResource`). */
+  private handlerThrower: TSESTree.Node | null = null;
 
   /**
    * `conn.query(sql, (err, rows) => { … })` as a statement, where the callback holds a release:
@@ -337,7 +346,10 @@ class Walker {
   }
 
   private noteThrower(thrower: TSESTree.Node): boolean {
-    if (this.inHandler && thrower.type !== AST_NODE_TYPES.ThrowStatement) return true;
+    if (this.inHandler && thrower.type !== AST_NODE_TYPES.ThrowStatement) {
+      if (this.awaitsResource(thrower)) this.handlerThrower ??= thrower;
+      return true;
+    }
     if (this.caught > 0) {
       this.caughtThrower ??= thrower;
       return true;
@@ -345,6 +357,22 @@ class Walker {
     const first = this.acquisition.releaseCalls[0] as ReleaseSite;
     this.problem = { kind: 'notInFinally', thrower, release: first };
     return true;
+  }
+
+  /**
+   * `await conn.rollback()` in a `catch` before `conn.release()`: the resource's own call fails
+   * most often for the reason that brought the code here (a lost connection), and then the
+   * release after it is skipped. Other calls in a `catch` (logging) still count as handling.
+   */
+  private awaitsResource(thrower: TSESTree.Node): boolean {
+    const variable = this.acquisition.resourceVariable;
+    if (!variable || thrower.type !== AST_NODE_TYPES.AwaitExpression) return false;
+    const call = skipTransparent(thrower.argument);
+    if (call.type !== AST_NODE_TYPES.CallExpression) return false;
+    const callee = skipTransparent(call.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+    const object = skipTransparent(callee.object);
+    return object.type === AST_NODE_TYPES.Identifier && variable.references.some((r) => r.identifier === object);
   }
 
   private releasesIn(statement: TSESTree.Node): boolean {
