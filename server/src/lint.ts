@@ -683,8 +683,17 @@ function findingContext(
     const index = sourceCode.getIndexFromLoc({ line: message.line, column: Math.max(0, message.column - 1) });
     node = sourceCode.getNodeByRangeIndex(index);
   }
+  // A finding on a function (a route handler a framework drops the promise of, a listener) is
+  // about what its body does when it runs, not about where the function is written: a handler
+  // registered at module top level runs while the process serves.
+  if (isFunctionLike(node)) node = node.body;
   const found = processRole(subject, (node ?? undefined) as never);
   return { role: found.role, phase: found.phase };
+}
+
+function isFunctionLike(node: unknown): node is { body: unknown } {
+  const type = (node as { type?: unknown } | null)?.type;
+  return type === 'FunctionDeclaration' || type === 'FunctionExpression' || type === 'ArrowFunctionExpression';
 }
 
 interface RuleCrash {

@@ -220,6 +220,16 @@ describe('rule flags', () => {
     });
   });
 
+  it('a finding on a route handler written at module top level is judged where the handler runs: serving', () => {
+    const dir = scratch({
+      'package.json': '{ "name": "routes", "private": true, "dependencies": { "express": "^4.18.2" } }\n',
+      'src/orders.js':
+        "const router = require('express').Router();\nconst db = require('./db');\n\nrouter.post('/', async (req, res) => {\n  const order = await db.insert(req.body);\n  res.json(order);\n});\n\nmodule.exports = router;\n",
+    });
+    const messages = json(['src/orders.js'], dir).reports.flatMap((r) => r.messages as (JsonMessage & { context?: unknown })[]);
+    assert.deepEqual(messages.map((m) => [m.ruleId, m.line, m.context]), [['async-hazards/no-orphaned-promise', 4, { role: 'long-lived', phase: 'serving' }]]);
+  });
+
   it('warnings pass unless --max-warnings is exceeded; --quiet hides them', () => {
     const args = ['samples/src/batch.ts', '--rule', 'no-unbounded-fan-out=warn'];
     const warn = json(args);
