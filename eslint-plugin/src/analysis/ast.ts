@@ -88,9 +88,7 @@ export function findVariable(
 /** The argument at `index` of every same-file call of `fn` by name; null when `fn` is also used as a value. */
 export function sameFileCallArguments(sourceCode: Readonly<TSESLint.SourceCode>, fn: FunctionNode, index: number): (TSESTree.Node | null)[] | null {
   if (index < 0) return null;
-  let id: TSESTree.Identifier | null = null;
-  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) id = fn.id;
-  else if (fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.id.type === AST_NODE_TYPES.Identifier) id = fn.parent.id;
+  const id = declaredName(fn);
   if (!id) return null;
   const variable = findVariable(sourceCode, id);
   if (!variable) return null;

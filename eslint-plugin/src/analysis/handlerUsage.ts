@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { findVariable, staticPropertyName } from './ast';
+import { declaredName, findVariable, staticPropertyName } from './ast';
 import { isTypeWrapper } from './asyncContext';
 import { declaresDependency, importsOf, isTestFile, nearestPackage, packageFilesNaming } from '../project';
 import { lintGeneration } from './localModules';
@@ -62,8 +62,7 @@ function serverOutOfSight(filename: string, modules: readonly string[]): boolean
   const generation = lintGeneration();
   const hit = outOfSight.get(key);
   if (hit && hit.generation === generation) return hit.value;
-  const word = modules[0] === 'koa' ? 'koa' : (modules[0] as string);
-  const naming = packageFilesNaming(filename, word.replace(/^@koa\//, '')) ?? [];
+  const naming = packageFilesNaming(filename, modules[0] as string) ?? [];
   const value = !naming.some((f) => !isTestFile(f) &&
     importsOf(f).some((i) => !i.typeOnly && modules.includes(i.specifier)));
   outOfSight.set(key, { generation, value });
@@ -180,9 +179,7 @@ function isExportsTarget(node: TSESTree.Node): boolean {
  * registration the file makes is found before this question is asked.
  */
 function usedInFile(sourceCode: Services, fn: FunctionNode): boolean {
-  let id: TSESTree.Identifier | null = null;
-  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) id = fn.id;
-  else if (fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.id.type === AST_NODE_TYPES.Identifier) id = fn.parent.id;
+  const id = declaredName(fn);
   if (!id) return false;
   const variable = findVariable(sourceCode, id);
   if (!variable) return false;

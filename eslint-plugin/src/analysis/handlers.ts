@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import * as path from 'node:path';
 import type { FunctionNode } from './ast';
-import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { declaredName, findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
 import { isSynchronouslyInvoked, isTypeWrapper } from './asyncContext';
 import { resolveCalleeFunction } from './callGraph';
 import { annotatedRef } from './construction';
@@ -467,9 +467,7 @@ function nextRoute(filename: string, fn: FunctionNode): HandlerRegistration | nu
 
 /** Identifiers that read the function's binding: `const handler = (req, res) => …` → each use of `handler`. */
 function referencesTo(sourceCode: Services, fn: FunctionNode): TSESTree.Node[] {
-  let id: TSESTree.Identifier | null = null;
-  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) id = fn.id;
-  else if (fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.id.type === AST_NODE_TYPES.Identifier) id = fn.parent.id;
+  const id = declaredName(fn);
   if (!id) return [];
   const variable = findVariable(sourceCode, id);
   if (!variable || variable.defs.length !== 1) return [];
