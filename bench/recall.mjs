@@ -9,7 +9,9 @@
 //   node bench/recall.mjs [collection-dir] [--files <dir>] [--restore <mirrors>] [--strict] [--list]
 // A collection-dir given holds its own labels.json (and judged.json) and files/. Lints the files
 // folder with the built CLI (`npm run build` first) and matches each finding to a label of the same
-// rule and file within two lines. A finding on a near-miss line is a false positive; a finding on an
+// rule and file within two lines of the finding or of one of its related locations (a hazard label
+// on the release a throw skips matches the finding at the acquire). A finding whose own line is a
+// near miss is a false positive; a finding on an
 // unlabelled line is counted apart: the labels are not exhaustive, so those need a blind look
 // (--list prints them) before they count either way. Blind verdicts on such lines go in
 // `judged.json` (`{ rule, file, line, verdict: 'TP' | 'debatable' | 'FP' }`): TP and FP then count
@@ -92,23 +94,32 @@ const judgedFile = path.join(metaDir, 'judged.json');
 const judged = existsSync(judgedFile) ? JSON.parse(readFileSync(judgedFile, 'utf8')) : [];
 let out;
 try {
-  out = execFileSync(process.execPath, [CLI, '.', '--format', 'json', ...(strict ? ['--strict'] : [])], { cwd: filesDir, maxBuffer: 1 << 28, encoding: 'utf8' });
+  out = execFileSync(process.execPath, [CLI, '.', '--format', 'sarif', ...(strict ? ['--strict'] : [])], { cwd: filesDir, maxBuffer: 1 << 28, encoding: 'utf8' });
 } catch (error) {
-  // Exit 1 means findings; the JSON is on stdout all the same.
+  // Exit 1 means findings; the SARIF is on stdout all the same.
   if (error.status !== 1) throw error;
   out = error.stdout;
 }
+// SARIF rather than ESLint's JSON: a finding's related locations (where a lock was acquired, the
+// line that can throw, the release a throw skips) are part of what it says, and a label may sit on
+// any of them: a labeller marks the release outside `finally`, the rule reports at the acquire.
 const findings = [];
-for (const report of JSON.parse(out)) {
-  const file = path.relative(filesDir, report.filePath).split(path.sep).join('/');
-  for (const m of report.messages) {
-    if (!m.ruleId?.startsWith('async-hazards/')) continue;
-    findings.push({ file, line: m.line, rule: m.ruleId.slice('async-hazards/'.length), message: m.message });
+for (const result of JSON.parse(out).runs[0].results) {
+  if (!result.ruleId?.startsWith('async-hazards/')) continue;
+  const at = result.locations[0].physicalLocation;
+  const lines = [at.region.startLine];
+  for (const related of result.relatedLocations ?? []) {
+    if (related.physicalLocation?.artifactLocation?.uri === at.artifactLocation.uri) lines.push(related.physicalLocation.region.startLine);
   }
+  findings.push({ file: decodeURIComponent(at.artifactLocation.uri), line: lines[0], lines, rule: result.ruleId.slice('async-hazards/'.length), message: result.message.text });
 }
 
 const rules = [...new Set(labels.map((l) => l.rule))].sort();
-const near = (f, l) => f.file === l.file && f.rule === l.rule && Math.abs(f.line - l.line) <= SLACK;
+const close = (line, l) => Math.abs(line - l.line) <= SLACK;
+/** The finding's own line or one of its related locations is the label's (hazards). */
+const near = (f, l) => f.file === l.file && f.rule === l.rule && f.lines.some((line) => close(line, l));
+/** A near miss is one only where the finding itself points. */
+const at = (f, l) => f.file === l.file && f.rule === l.rule && close(f.line, l);
 const rows = [];
 const unjudged = [];
 const missed = [];
@@ -125,7 +136,7 @@ for (const rule of rules) {
   for (const f of mine) {
     const verdict = judged.find((j) => j.rule === f.rule && j.file === f.file && j.line === f.line)?.verdict;
     if (hazards.some((h) => near(f, h)) || verdict === 'TP') tp++;
-    else if (nearMisses.some((n) => near(f, n)) || verdict === 'FP') fp++;
+    else if (nearMisses.some((n) => at(f, n)) || verdict === 'FP') fp++;
     else if (verdict === 'debatable') debatable++;
     else {
       other++;
