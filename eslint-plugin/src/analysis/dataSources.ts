@@ -242,7 +242,10 @@ function itemIndex(fn: FunctionNode): number {
 }
 
 function parameterOrigin(ctx: OriginContext, fn: FunctionNode, name: TSESTree.Node, depth: number): ValueOrigin {
-  if (handlerRegistration(ctx.sourceCode, ctx.filename, fn)) return 'data';
+  // A module nothing in sight imports runs per request, but what hands it its arguments (a router,
+  // a loader that validates first) is not in sight: its parameters say nothing of their origin.
+  const registration = handlerRegistration(ctx.sourceCode, ctx.filename, fn);
+  if (registration && registration.byUsage !== 'module') return 'data';
   if (isQueueConsumer(ctx.sourceCode, fn)) return 'data';
   const index = fn.params.findIndex((p) => contains(p, name));
   // A callback's item is an item of what it walks (after the accumulator, for `reduce`).

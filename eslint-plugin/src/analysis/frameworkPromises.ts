@@ -75,7 +75,8 @@ export interface FrameworkVerdict {
  * version is unknown.
  */
 export function handlerPromiseVerdict(sourceCode: Services, filename: string, fn: FunctionNode): FrameworkVerdict | null {
-  return verdictFor(filename, handlerRegistration(sourceCode, filename, fn), sourceCode);
+  const registration = handlerRegistration(sourceCode, filename, fn);
+  return registration?.byUsage === 'module' ? null : verdictFor(filename, registration, sourceCode);
 }
 
 /**
@@ -97,10 +98,13 @@ export function namedHandlerVerdict(sourceCode: Services, filename: string, fn: 
 
 /**
  * The same for a module-level function told a handler by how it uses its parameters (see
- * `usageRegistration`); only when it is not registered in sight, which the others answer.
+ * `usageRegistration`); only when it is not registered in sight, which the others answer, and only
+ * in a package whose server is out of sight: where it is in sight, a module nothing imports may be
+ * loaded by the package's own loader, which may await it.
  */
 export function usageHandlerVerdict(sourceCode: Services, filename: string, fn: FunctionNode): FrameworkVerdict | null {
-  return verdictFor(filename, usageRegistration(sourceCode, filename, fn), sourceCode);
+  const registration = usageRegistration(sourceCode, filename, fn);
+  return registration?.byUsage === 'server' ? verdictFor(filename, registration, sourceCode) : null;
 }
 
 function verdictFor(filename: string, registration: HandlerRegistration | null, sourceCode: Services): FrameworkVerdict | null {

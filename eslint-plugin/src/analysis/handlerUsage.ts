@@ -3,7 +3,7 @@ import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
 import { declaredName, findVariable, staticPropertyName } from './ast';
 import { isTypeWrapper } from './asyncContext';
-import { declaresDependency, importsOf, isTestFile, nearestPackage, packageFilesNaming } from '../project';
+import { conventionLoaders, declaresDependency, importsOf, isTestFile, nearestPackage, packageFilesNaming, packageImporters } from '../project';
 import { lintGeneration } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -11,6 +11,12 @@ type Services = Readonly<TSESLint.SourceCode>;
 export interface UsageHandler {
   framework: 'express' | 'koa' | 'fastify';
   role: 'route handler' | 'middleware';
+  /**
+   * Why usage may speak: the package sets its server up out of sight (`'server'`), or the server
+   * is in sight but nothing in sight imports or loads this module (`'module'`): it runs per request
+   * all the same, but what runs it (a router, a loader that awaits it) is unknown.
+   */
+  sight: 'server' | 'module';
 }
 
 const KOA_PACKAGES = ['koa', '@koa/router', 'koa-router'];
@@ -38,12 +44,25 @@ const KOA_READS: ReadonlySet<string> = new Set(['request', 'params', 'query', 'h
  */
 export function usageHandler(sourceCode: Services, filename: string, fn: FunctionNode): UsageHandler | null {
   if (fn.params.length < 1 || fn.params.length > 3 || !isModuleLevel(fn) || usedInFile(sourceCode, fn)) return null;
-  let found: UsageHandler | null = null;
+  let found: Omit<UsageHandler, 'sight'> | null = null;
   if (declaresDependency(filename, 'express')) found = expressUsage(sourceCode, fn);
   if (!found && KOA_PACKAGES.some((p) => declaresDependency(filename, p))) found = koaUsage(sourceCode, fn);
   if (!found && declaresDependency(filename, 'fastify') && fastifyUsage(sourceCode, fn)) found = { framework: 'fastify', role: 'route handler' };
   if (!found) return null;
-  return serverOutOfSight(filename, found.framework === 'koa' ? KOA_PACKAGES : [found.framework]) ? found : null;
+  if (serverOutOfSight(filename, found.framework === 'koa' ? KOA_PACKAGES : [found.framework])) return { ...found, sight: 'server' };
+  return moduleOutOfSight(filename) ? { ...found, sight: 'module' } : null;
+}
+
+/**
+ * No file of the package imports `filename` or loads it by a fixed name, in a package listed
+ * whole: its router is not among the files there are (a folder linted in part, a controller kept
+ * apart from its routes).
+ */
+function moduleOutOfSight(filename: string): boolean {
+  const importers = packageImporters(filename);
+  if (importers === null || importers.length > 0) return false;
+  const loaders = conventionLoaders(filename);
+  return loaders !== null && loaders.length === 0;
 }
 
 const outOfSight = new Map<string, { generation: number; value: boolean }>();
@@ -69,7 +88,7 @@ function serverOutOfSight(filename: string, modules: readonly string[]): boolean
   return value;
 }
 
-function expressUsage(sourceCode: Services, fn: FunctionNode): UsageHandler | null {
+function expressUsage(sourceCode: Services, fn: FunctionNode): Omit<UsageHandler, 'sight'> | null {
   const [req, res, next] = fn.params;
   if (!req || !res || res.type !== AST_NODE_TYPES.Identifier) return null;
   const requestRead = req.type === AST_NODE_TYPES.ObjectPattern
@@ -83,7 +102,7 @@ function expressUsage(sourceCode: Services, fn: FunctionNode): UsageHandler | nu
   return { framework: 'express', role: calls.some((c) => c.arguments.length === 0) ? 'middleware' : 'route handler' };
 }
 
-function koaUsage(sourceCode: Services, fn: FunctionNode): UsageHandler | null {
+function koaUsage(sourceCode: Services, fn: FunctionNode): Omit<UsageHandler, 'sight'> | null {
   const [ctx, next] = fn.params;
   if (fn.params.length > 2 || ctx?.type !== AST_NODE_TYPES.Identifier) return null;
   const ids = uses(sourceCode, ctx);

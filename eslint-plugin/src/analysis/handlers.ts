@@ -11,6 +11,7 @@ import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
 import { importersMayAnswer, importerUses } from './knownCallers';
 import { lintGeneration, sourceFileOf } from './localModules';
+import type { UsageHandler } from './handlerUsage';
 import { USAGE_PACKAGES, usageHandler } from './handlerUsage';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -25,8 +26,11 @@ export interface HandlerRegistration {
   role: HandlerRole;
   /** The registering call (`app.get(…)`), decorator (`@Get()`) or, for file conventions and usage, the function. */
   node: TSESTree.Node;
-  /** Told by how the function uses its parameters, not by a registration in sight (see `usageHandler`). */
-  byUsage?: true;
+  /**
+   * Told by how the function uses its parameters, not by a registration in sight (see
+   * `usageHandler`): the package's server is out of sight, or only this module's importers are.
+   */
+  byUsage?: UsageHandler['sight'];
 }
 
 /**
@@ -205,7 +209,7 @@ export function namedRegistration(sourceCode: Services, fn: FunctionNode): Handl
  */
 export function usageRegistration(sourceCode: Services, filename: string, fn: FunctionNode): HandlerRegistration | null {
   const found = usageHandler(sourceCode, filename, fn);
-  return found ? { ...found, node: fn, byUsage: true } : null;
+  return found ? { framework: found.framework, role: found.role, node: fn, byUsage: found.sight } : null;
 }
 
 type ImportedRegistration = HandlerRegistration & { file: string };
