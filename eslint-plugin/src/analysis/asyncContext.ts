@@ -86,6 +86,33 @@ export function functionContext(fn: FunctionNode): AsyncContext | null {
   return result;
 }
 
+const PROMISE_CALLBACK_METHODS: ReadonlySet<string> = new Set(['then', 'catch', 'finally']);
+
+/**
+ * The promise callback `node` runs in (`p.then(row => …)`, through any synchronously invoked
+ * callbacks inside it), with the `.then()` call that registers it: the callback runs later, in
+ * whatever context that call runs in. Null when the function around `node` is anything else.
+ */
+export function enclosingPromiseCallback(node: TSESTree.Node): { callback: FunctionNode; call: TSESTree.CallExpression; via: FunctionNode[] } | null {
+  const via: FunctionNode[] = [];
+  for (let current = node.parent; current; current = current.parent) {
+    if (isBoundary(current)) return null;
+    if (!isFunctionNode(current)) continue;
+    if (isSynchronouslyInvoked(current)) {
+      via.push(current);
+      continue;
+    }
+    let arg: TSESTree.Node = current;
+    while (arg.parent && isTypeWrapper(arg.parent)) arg = arg.parent;
+    const call = arg.parent;
+    if (call?.type !== AST_NODE_TYPES.CallExpression || !call.arguments.includes(arg as TSESTree.CallExpressionArgument)) return null;
+    const callee = skipTransparent(call.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression || !PROMISE_CALLBACK_METHODS.has(staticPropertyName(callee) ?? '')) return null;
+    return { callback: current, call, via };
+  }
+  return null;
+}
+
 export function isInAsyncContext(node: TSESTree.Node): boolean {
   return getAsyncContext(node) !== null;
 }

@@ -279,6 +279,9 @@ export function functionName(fn: FunctionNode): string | null {
     return parent.key.name;
   }
   if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.left.type === AST_NODE_TYPES.MemberExpression) {
+    // `module.exports = (req, res) => …` has no name of its own: `exports` is the slot.
+    const { object } = parent.left;
+    if (object.type === AST_NODE_TYPES.Identifier && object.name === 'module' && staticPropertyName(parent.left) === 'exports') return null;
     return staticPropertyName(parent.left);
   }
   return null;

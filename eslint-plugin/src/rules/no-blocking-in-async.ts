@@ -10,6 +10,7 @@ import {
   createChainAnalysis,
   describeChain,
   enclosingHandler,
+  enclosingPromiseCallback,
   functionName,
   getAsyncContext,
   isOncePerProcess,
@@ -124,9 +125,12 @@ export default createRule<Options, MessageId>({
     function contextOf(node: TSESTree.Node): RunContext | null {
       const ctx = getAsyncContext(node);
       if (ctx) return ctx;
-      if (!handlersPossible) return null;
-      const found = enclosingHandler(sourceCode, filename, node);
-      return found ? { asyncFunction: found.handler, via: found.via, registration: found.registration } : null;
+      const found = handlersPossible ? enclosingHandler(sourceCode, filename, node) : null;
+      if (found) return { asyncFunction: found.handler, via: found.via, registration: found.registration };
+      // `db.find(id).then(row => fs.unlinkSync(row.path))` in a handler: the callback runs later, on the same path.
+      const settled = enclosingPromiseCallback(node);
+      const outer = settled ? contextOf(settled.call) : null;
+      return outer && settled ? { ...outer, via: [...settled.via, settled.callback, ...outer.via], later: true } : null;
     }
 
     const quietness = createQuietness(sourceCode, context, strict);

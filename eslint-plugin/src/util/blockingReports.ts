@@ -20,6 +20,8 @@ export type RunContext = AsyncContext & {
   servedBy?: string;
   /** A same-file helper placed by its callers: the context they were judged in. */
   judged?: JudgedContext;
+  /** The node runs in a promise callback (`.then(row => …)`) that the function registers. */
+  later?: true;
 };
 
 export function describeWhere(ctx: RunContext): string {
@@ -31,6 +33,7 @@ export function describeWhere(ctx: RunContext): string {
   const kind = ctx.registration ? `${frameworkName(ctx.registration)} ${ctx.registration.role}` : 'async function';
   const article = /^(?:[aeiou]|HTTP)/.test(kind) ? 'an' : 'a';
   const own = name ? `${kind} \`${name}\` (line ${line})` : `${article} ${kind} (line ${line})`;
+  if (ctx.later) return `a promise callback in ${own}`;
   return ctx.via.length > 0 ? `a callback that runs synchronously inside ${own}` : own;
 }
 
