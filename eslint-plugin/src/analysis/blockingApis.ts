@@ -35,10 +35,11 @@ export interface BlockingApi {
    * metadata (a single syscall of microseconds); `remove` is `rmSync`/`rmdirSync`, one syscall
    * unless its options say `recursive`; `cpu` holds the thread for milliseconds of computation
    * or a whole child process whatever the disk does (key derivation and key or prime
-   * generation, password hashing, synchronous compression, child processes). Absent: content,
-   * listings, and cheap CPU work (`hkdfSync`, bcrypt's `genSaltSync`, `randomBytes`).
+   * generation, password hashing, synchronous compression, child processes); `cheap` is CPU
+   * work of microseconds that no other work notices once (`hkdfSync`, bcrypt's `genSaltSync`,
+   * which only draws a random salt). Absent: content, listings, and `randomBytes`, judged by size.
    */
-  kind?: 'metadata' | 'remove' | 'cpu';
+  kind?: 'metadata' | 'remove' | 'cpu' | 'cheap';
 }
 
 export interface ModuleExportEntry {
@@ -165,7 +166,7 @@ export function catalogueEntry(ref: ModuleRef): BlockingApi | null {
         name,
         twin: promisified('crypto', twin),
         ...(last === 'randomFillSync' ? { sized: 'randomFillSync' as const } : {}),
-        ...(CRYPTO_CPU.has(last) ? { kind: 'cpu' as const } : {}),
+        ...(CRYPTO_CPU.has(last) ? { kind: 'cpu' as const } : last === 'hkdfSync' ? { kind: 'cheap' as const } : {}),
       };
     }
     case 'zlib':
@@ -175,7 +176,7 @@ export function catalogueEntry(ref: ModuleRef): BlockingApi | null {
     case 'bcrypt':
     case 'bcryptjs':
       return path.length === 1 && BCRYPT_SYNC.includes(last)
-        ? { name, twin: { kind: 'promise', module, export: last.slice(0, -4), namespacePath: [] }, ...(last === 'genSaltSync' ? {} : { kind: 'cpu' as const }) }
+        ? { name, twin: { kind: 'promise', module, export: last.slice(0, -4), namespacePath: [] }, kind: last === 'genSaltSync' ? 'cheap' : 'cpu' }
         : null;
     case 'glob':
       if (!GLOB_SYNC.some((p) => samePath(p, path))) return null;

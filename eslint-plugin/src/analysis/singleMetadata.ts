@@ -8,12 +8,13 @@ import { isSynchronouslyInvoked } from './asyncContext';
 /**
  * A catalogued call that asks or changes the metadata of one path, once, in `within`: an
  * `existsSync`, `statSync` or `mkdirSync(dir, { recursive: true })` that is neither repeated
- * there nor a recursive remove. It costs a syscall of microseconds, not a stall other work
- * notices; repeated over a listing or over request data it adds up, and stays blocking.
+ * there nor a recursive remove; or cheap CPU work done once (`genSaltSync`). It costs
+ * microseconds, not a stall other work notices; repeated over a listing or over request data it
+ * adds up, and stays blocking.
  */
 export function isSingleMetadataCall(found: BlockingCall, within: FunctionNode): boolean {
   const { api, call } = found;
-  if ((api.kind !== 'metadata' && api.kind !== 'remove') || call.type !== AST_NODE_TYPES.CallExpression) return false;
+  if ((api.kind !== 'metadata' && api.kind !== 'remove' && api.kind !== 'cheap') || call.type !== AST_NODE_TYPES.CallExpression) return false;
   if (api.kind === 'remove' && !isPlainRemove(call)) return false;
   return !isRepeatedIn(call, within);
 }

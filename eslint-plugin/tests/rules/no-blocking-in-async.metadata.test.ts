@@ -47,6 +47,47 @@ const singleCalls: { code: string; strict: TestCaseError<MessageId>[] }[] = [
   },
 ];
 
+// A salt drawn once (bcrypt's `genSaltSync` reads a few random bytes) or a key derived with
+// `hkdfSync` costs microseconds, like one metadata syscall: recommended leaves it to strict. The
+// password hash beside it is the stall, and stays reported.
+const HASH = `import bcrypt from 'bcryptjs';
+export async function hashPassword(pw: string) {
+  const salt = bcrypt.genSaltSync(10);
+  return bcrypt.hashSync(pw, salt);
+}`;
+const HASH_AWAITED = { messageId: 'useAsyncTwin' as const, output: HASH.replace('bcrypt.hashSync(pw, salt)', 'await bcrypt.hash(pw, salt)') };
+const SALT_AWAITED = { messageId: 'useAsyncTwin' as const, output: HASH.replace('bcrypt.genSaltSync(10)', 'await bcrypt.genSalt(10)') };
+
+createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (recommended: cheap CPU work)', rule as never, {
+  valid: [
+    { code: `import crypto from 'node:crypto';
+export async function key(secret: string) { return crypto.hkdfSync('sha256', secret, 'salt', 'info', 32); }`, filename: 'src/keys.ts' },
+  ],
+  invalid: [
+    { code: HASH, filename: 'src/users.ts', errors: [{ messageId: 'blockingCall', line: 4, column: 10, suggestions: [HASH_AWAITED] }] },
+    {
+      // One salt per user of the request: repeated, it adds up like any other call.
+      code: `import bcrypt from 'bcryptjs';
+export async function salts(req: { body: { users: string[] } }) {
+  return req.body.users.map(() => bcrypt.genSaltSync(10));
+}`,
+      filename: 'src/users.ts',
+      errors: [{ messageId: 'blockingCall', line: 3, column: 35, suggestions: [] }],
+    },
+  ],
+});
+
+createRuleTester().run<MessageId, Options>('no-blocking-in-async (strict: cheap CPU work)', rule as never, {
+  valid: [],
+  invalid: [
+    {
+      code: HASH,
+      filename: 'src/users.ts',
+      errors: [{ messageId: 'blockingCall', line: 3, column: 16, suggestions: [SALT_AWAITED] }, { messageId: 'blockingCall', line: 4, column: 10, suggestions: [HASH_AWAITED] }],
+    },
+  ],
+});
+
 createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (recommended: metadata calls)', rule as never, {
   valid: singleCalls.map(({ code }) => ({ code, filename: 'src/files.ts' })),
   invalid: [
