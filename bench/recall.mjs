@@ -89,7 +89,11 @@ function restore(manifestFile, into, mirrorRoot) {
   if (unavailable.size) console.error(`no mirror for: ${[...unavailable].join(', ')} (fetch them, then run again)`);
 }
 
-const labels = JSON.parse(readFileSync(path.join(metaDir, 'labels.json'), 'utf8'));
+// A label on a file that could not be restored (its mirror is too big to fetch, or gone) can be
+// neither found nor missed: it is set aside and counted in the heading.
+const allLabels = JSON.parse(readFileSync(path.join(metaDir, 'labels.json'), 'utf8'));
+const labels = allLabels.filter((l) => existsSync(path.join(filesDir, l.file)));
+const absent = [...new Set(allLabels.filter((l) => !labels.includes(l)).map((l) => l.file))];
 const judgedFile = path.join(metaDir, 'judged.json');
 const judged = existsSync(judgedFile) ? JSON.parse(readFileSync(judgedFile, 'utf8')) : [];
 let out;
@@ -147,6 +151,7 @@ for (const rule of rules) {
 }
 const pct = (n, d) => (d === 0 ? '   —' : (n / d).toFixed(2));
 console.log(`${strict ? 'strict' : 'recommended'} on ${metaDir} (${labels.length} labels, ${findings.length} findings)`);
+if (absent.length) console.log(`left out: ${allLabels.length - labels.length} labels on ${absent.length} files not restored (${absent.join(', ')})`);
 console.log('rule                        hazards found recall   tp   fp debatable unjudged precision precision(unjudged=fp)');
 const line = (r) =>
   `${r.rule.padEnd(27)} ${String(r.hazards).padStart(7)} ${String(r.found).padStart(5)} ${pct(r.found, r.hazards).padStart(6)} ${String(r.tp).padStart(4)} ${String(r.fp).padStart(4)} ${String(r.debatable).padStart(9)} ${String(r.unjudged).padStart(8)} ${pct(r.tp, r.tp + r.fp).padStart(9)} ${pct(r.tp, r.tp + r.fp + r.unjudged).padStart(22)}`;
