@@ -161,7 +161,18 @@ export async function get(key: string | undefined) {
   }
 }`,
       // `client` from `pool.connect()` is not released if line 6 throws, before the `try` at line 7 begins: …
-      errors: [{ messageId: 'throwBeforeTry', line: 5, column: 24, suggestions: 1 }],
+      errors: [{ messageId: 'throwBeforeTry', line: 5, column: 24, suggestions: [{ messageId: 'moveIntoTry', output: `import { Pool } from 'pg';
+import { requireKey } from './guards';
+const pool = new Pool();
+export async function get(key: string | undefined) {
+  const client = await pool.connect();
+  try {
+    const k = requireKey(key);
+    return await client.query('select $1', [k]);
+  } finally {
+    client.release();
+  }
+}` }] }],
     },
     // JSON.parse of request data between the acquire and the try: a real throw, recommended too.
     {
@@ -178,7 +189,19 @@ export async function save(body) {
   }
 }
 `,
-      errors: [{ messageId: 'throwBeforeTry', line: 5, column: 24, suggestions: 1 }],
+      errors: [{ messageId: 'throwBeforeTry', line: 5, column: 24, suggestions: [{ messageId: 'moveIntoTry', output: `
+import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(body) {
+  const client = await pool.connect();
+  try {
+    const data = JSON.parse(body);
+    await client.query('insert into t values ($1)', [data]);
+  } finally {
+    client.release();
+  }
+}
+` }] }],
     },
     // An out-of-sight call, but an await in the gap too: recommended names the first thrower.
     {
@@ -196,7 +219,20 @@ export async function save(log, id) {
   }
 }
 `,
-      errors: [{ messageId: 'throwBeforeTry', line: 5, column: 24, suggestions: 1 }],
+      errors: [{ messageId: 'throwBeforeTry', line: 5, column: 24, suggestions: [{ messageId: 'moveIntoTry', output: `
+import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(log, id) {
+  const client = await pool.connect();
+  try {
+    log.info('start');
+    await client.query('BEGIN');
+    await client.query('update t set n = 1 where id = $1', [id]);
+  } finally {
+    client.release();
+  }
+}
+` }] }],
     },
     // A callback handed to an out-of-sight call may run right now, and this one throws.
     {
@@ -215,7 +251,21 @@ export async function save(items) {
   }
 }
 `,
-      errors: [{ messageId: 'throwBeforeTry', line: 5, column: 24, suggestions: 1 }],
+      errors: [{ messageId: 'throwBeforeTry', line: 5, column: 24, suggestions: [{ messageId: 'moveIntoTry', output: `
+import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(items) {
+  const client = await pool.connect();
+  try {
+    items.forEach((item) => {
+      if (!item.id) throw new Error('id required');
+    });
+    await client.query('insert into t select * from unnest($1)', [items]);
+  } finally {
+    client.release();
+  }
+}
+` }] }],
     },
     // Guarded on the client being there: the branch that has it still leaks on the early return.
     {
@@ -330,7 +380,19 @@ export async function run(signal, onAbort) {
   }
 }
 `,
-      errors: [{ messageId: 'throwBeforeTry', line: 5, column: 24, suggestions: 1 }],
+      errors: [{ messageId: 'throwBeforeTry', line: 5, column: 24, suggestions: [{ messageId: 'moveIntoTry', output: `
+import { Pool } from 'pg';
+const pool = new Pool();
+export async function run(signal, onAbort) {
+  const client = await pool.connect();
+  try {
+    signal.addEventListener('abort', onAbort);
+    await client.query('select 1');
+  } finally {
+    client.release();
+  }
+}
+` }] }],
     },
   ],
 });
