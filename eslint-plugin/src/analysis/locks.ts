@@ -22,7 +22,8 @@
  * destructuring, or `mutex.release()`), async-sema `acquire()`/`release()`, await-lock
  * `acquireAsync()`/`release()`, pg `pool.connect()` → `client.release()`, mysql2
  * `pool.getConnection()` → `conn.release()`, generic-pool `pool.acquire()` →
- * `pool.release(res)`/`pool.destroy(res)`, proper-lockfile `lock(file)` → `release()`/`unlock(file)`,
+ * `pool.release(res)`/`pool.destroy(res)`, proper-lockfile `lock(file)`/`lockSync(file)` → `release()`/`unlock(file)`,
+ * npm's lockfile `lockSync(file)` → `unlockSync(file)`,
  * redlock `acquire(keys, ttl)` → `lock.release()`/`redlock.release(lock)`, the `resources` pairs,
  * and for unknown libraries an evident pairing: `x.acquire()`/`x.lock()` with `x.release()`/`x.unlock()`
  * on the same object in the same function.
@@ -136,6 +137,13 @@ export interface Acquisition {
   escape: Escape | null;
   /** Lexical bounds of the held region: from the end of the acquire to the end of the last release (or of `scope`). */
   heldRange: readonly [number, number];
+  /** The acquire holds once it returns, without `await` (`lockfile.lockSync(file)`). */
+  synchronous: boolean;
+  /**
+   * The acquire is awaited and its result thrown away (`await pool.connect();`), where the result
+   * is the only handle that gives the resource back: nothing can release it.
+   */
+  resultDropped: boolean;
 }
 
 export interface LockAnalysisOptions {
@@ -156,9 +164,11 @@ interface Shape {
   ownerRelease: readonly string[];
   resultRelease: readonly string[];
   ownerTakesResult: readonly string[];
+  /** The acquire returns what it takes, not a promise of it (`lockSync`). */
+  synchronous?: boolean;
 }
 
-const ACQUIRE_NAMES = ['acquire', 'acquireAsync', 'connect', 'getConnection', 'lock'];
+const ACQUIRE_NAMES = ['acquire', 'acquireAsync', 'connect', 'getConnection', 'lock', 'lockSync'];
 /** Method names that give a resource back, for spotting one passed around uncalled. */
 const RELEASE_NAMES: ReadonlySet<string> = new Set(['release', 'destroy', 'unlock', 'end', 'close']);
 const PAIRINGS: Readonly<Record<string, readonly string[]>> = {
@@ -370,10 +380,11 @@ function recognize(
   const scope: TSESTree.Node = fn ? fn.body : sourceCode.ast;
   if (callee.type === AST_NODE_TYPES.Identifier || callee.type === AST_NODE_TYPES.MemberExpression) {
     const ref = resolveReference(sourceCode, callee);
-    if (refMatches(ref, 'proper-lockfile', 'lock')) {
+    const fileLock = FILE_LOCKS.find((entry) => refMatches(ref, entry.module, entry.acquire));
+    if (fileLock) {
       const shape: Shape = {
-        kind: 'fileLock', library: 'proper-lockfile', recognizedBy: 'library', resultRole: 'releaseFunction',
-        ownerRelease: [], resultRelease: [], ownerTakesResult: [],
+        kind: 'fileLock', library: fileLock.module, recognizedBy: 'library', resultRole: fileLock.resultRole,
+        ownerRelease: [], resultRelease: [], ownerTakesResult: [], synchronous: fileLock.acquire.endsWith('Sync'),
       };
       return build(sourceCode, call, null, shape, fn, scope);
     }
@@ -394,6 +405,17 @@ function recognize(
   if (!shape && !construction?.kind) shape = evidenceShape(evidence, call) ?? pairingShape(sourceCode, owner, method, scope);
   return shape ? build(sourceCode, call, owner, shape, fn, scope) : null;
 }
+
+/**
+ * File locks taken by a module function and given back by another on the same path: proper-lockfile
+ * `lock(file)`/`lockSync(file)` resolve to (or return) a release function, and `unlock(file)` also
+ * releases; npm's lockfile `lockSync(file)` returns nothing and `unlockSync(file)` releases.
+ */
+const FILE_LOCKS: readonly { module: string; acquire: string; resultRole: 'releaseFunction' | null; unlock: readonly string[] }[] = [
+  { module: 'proper-lockfile', acquire: 'lock', resultRole: 'releaseFunction', unlock: ['unlock'] },
+  { module: 'proper-lockfile', acquire: 'lockSync', resultRole: 'releaseFunction', unlock: ['unlockSync', 'unlock'] },
+  { module: 'lockfile', acquire: 'lockSync', resultRole: null, unlock: ['unlockSync', 'unlock'] },
+];
 
 function settingShape(resources: readonly ResourceShape[], module: string | null, method: string): Shape | null {
   const entry = resources.find((r) => r.acquire === method && (r.module === undefined || r.module === module));
@@ -723,7 +745,20 @@ function build(
     scope,
     escape,
     heldRange: [call.range[1], lastRelease >= 0 ? lastRelease : scope.range[1]],
+    synchronous: shape.synchronous === true,
+    resultDropped: droppedResult(expression, shape),
   };
+}
+
+/**
+ * `await pool.connect();` as a statement, for a pool whose client is given back only through the
+ * client itself (pg, mysql2) or by handing it to the pool (generic-pool): with the client dropped,
+ * the pool's slot is gone for the life of the process.
+ */
+function droppedResult(expression: TSESTree.Expression, shape: Shape): boolean {
+  if (expression.type !== AST_NODE_TYPES.AwaitExpression || expression.parent?.type !== AST_NODE_TYPES.ExpressionStatement) return false;
+  if (shape.resultRole !== 'resource' || shape.ownerRelease.length > 0) return false;
+  return (shape.kind === 'dbClient' || shape.kind === 'pooledResource') && shape.recognizedBy !== 'setting';
 }
 
 function enclosingStatement(node: TSESTree.Node): TSESTree.Statement | null {
@@ -852,8 +887,9 @@ function findReleases(sourceCode: Services, q: ReleaseQuery): ReleaseSite[] {
       if (call.range[0] >= q.call.range[1] && call.arguments.length <= 1) sites.set(call, 'ownerMethod');
     }
   }
-  if (q.shape.library === 'proper-lockfile') {
-    for (const call of moduleUnlockCalls(sourceCode, q.call, q.scope)) sites.set(call, 'moduleFunction');
+  const fileLock = q.shape.kind === 'fileLock' ? FILE_LOCKS.find((entry) => entry.module === q.shape.library && entry.acquire === calleeName(q.call)) : undefined;
+  if (fileLock) {
+    for (const call of moduleUnlockCalls(sourceCode, q.call, q.scope, fileLock)) sites.set(call, 'moduleFunction');
   }
   return [...sites]
     .map(([call, form]) => siteOf(call, form, q.scope))
@@ -1000,22 +1036,34 @@ function ownerMethodCalls(
   return found;
 }
 
-/** proper-lockfile `unlock(file)` with the same file argument text as the `lock(file)`. */
-function moduleUnlockCalls(sourceCode: Services, lockCall: TSESTree.CallExpression, scope: TSESTree.Node): TSESTree.CallExpression[] {
+/** The module's `unlock(file)` (or `unlockSync(file)`) with the same file argument text as the lock's. */
+function moduleUnlockCalls(
+  sourceCode: Services,
+  lockCall: TSESTree.CallExpression,
+  scope: TSESTree.Node,
+  fileLock: { module: string; unlock: readonly string[] },
+): TSESTree.CallExpression[] {
   const file = lockCall.arguments[0];
   if (!file) return [];
   const fileText = sourceCode.getText(file);
   const found: TSESTree.CallExpression[] = [];
   for (const token of sourceCode.getTokens(scope)) {
-    if (token.type !== 'Identifier' || token.value !== 'unlock') continue;
+    if (token.type !== 'Identifier' || !fileLock.unlock.includes(token.value)) continue;
     const call = candidateCall(nodeAtIndex(sourceCode.ast, token.range[0], sourceCode.visitorKeys));
     if (!call || call.range[0] < lockCall.range[1]) continue;
     const arg = call.arguments[0];
-    if (arg && sourceCode.getText(arg) === fileText && refMatches(resolveReference(sourceCode, call.callee), 'proper-lockfile', 'unlock')) {
+    if (arg && sourceCode.getText(arg) === fileText && refMatches(resolveReference(sourceCode, call.callee), fileLock.module, token.value)) {
       found.push(call);
     }
   }
   return found;
+}
+
+/** `lockSync` of `lockfile.lockSync(…)` or `lockSync(…)`. */
+function calleeName(call: TSESTree.CallExpression): string | null {
+  const callee = skipTransparent(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
+  return callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
 }
 
 /** Same object by text, and for identifiers the same variable: `this.lock`, `lock`, `deps.pool`. */

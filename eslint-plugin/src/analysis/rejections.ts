@@ -291,10 +291,55 @@ export function cannotThrow(expr: TSESTree.Node, sourceCode?: Services): boolean
         cannotThrow(expr.object, sourceCode) && (expr.optional || cannotBeNullish(expr.object, sourceCode));
     case AST_NODE_TYPES.CallExpression:
       if (!expr.arguments.every((a) => a.type !== AST_NODE_TYPES.SpreadElement && cannotThrow(a, sourceCode))) return false;
-      return isNeverThrowingCall(expr, sourceCode) || (sourceCode !== undefined && collectionCallResult(sourceCode, expr) !== null);
+      return isNeverThrowingCall(expr, sourceCode) || (sourceCode !== undefined &&
+        (collectionCallResult(sourceCode, expr) !== null || isTimerCall(sourceCode, expr) || calleeCannotThrow(sourceCode, expr)));
     default:
       return false;
   }
+}
+
+/** Functions whose bodies are being judged, so that a recursive call is not trusted on its own word. */
+const judging = new Set<FunctionNode>();
+
+/**
+ * `timeoutGuard(message, { key })` where `timeoutGuard` is a function of this file or of one of the
+ * project's modules whose body cannot throw (`return setTimeout(() => …, ms)`), and whose default
+ * parameters cannot throw either. The callee is named by the call, never by its name's meaning.
+ */
+function calleeCannotThrow(sourceCode: Services, call: TSESTree.CallExpression): boolean {
+  if (call.optional) return false;
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.Identifier && callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const local = resolveCalleeFunction(sourceCode, callee);
+  if (local) return bodyCannotThrow(local, sourceCode);
+  const imported = importsProjectModules(sourceCode) ? importedFunction(sourceCode, callee) : null;
+  return imported !== null && bodyCannotThrow(imported.fn, imported.sourceCode);
+}
+
+function bodyCannotThrow(fn: FunctionNode, sourceCode: Services): boolean {
+  if (judging.has(fn) || judging.size > 8) return false;
+  judging.add(fn);
+  try {
+    const defaults = fn.params.every((p) => p.type !== AST_NODE_TYPES.AssignmentPattern || cannotThrow(p.right, sourceCode));
+    return defaults && fn.params.every((p) => p.type === AST_NODE_TYPES.Identifier || p.type === AST_NODE_TYPES.AssignmentPattern) &&
+      functionCannotThrow(fn, sourceCode);
+  } finally {
+    judging.delete(fn);
+  }
+}
+
+const TIMER_SETTERS: ReadonlySet<string> = new Set(['setTimeout', 'setInterval', 'setImmediate']);
+const TIMER_CLEARERS: ReadonlySet<string> = new Set(['clearTimeout', 'clearInterval', 'clearImmediate']);
+
+/**
+ * The host's timers, not shadowed: `clearTimeout(anything)` returns quietly, and `setTimeout(fn, ms)`
+ * throws only when `fn` is not a function, so it counts only with an inline function.
+ */
+function isTimerCall(sourceCode: Services, call: TSESTree.CallExpression): boolean {
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.Identifier || findVariable(sourceCode, callee)?.defs.length) return false;
+  if (TIMER_CLEARERS.has(callee.name)) return true;
+  return TIMER_SETTERS.has(callee.name) && call.arguments[0] !== undefined && isFunctionNode(call.arguments[0]);
 }
 
 

@@ -14,6 +14,8 @@ import type { Acquisition, ReleaseSite } from './locks';
 import { releaseCoverStatement } from './locks';
 import { cannotBeNullish } from './knownValues';
 import { cannotThrow } from './rejections';
+import { exitsOnlyAfterShutdown } from './shutdownGuards';
+import { isUnseenCall } from './unseenCalls';
 
 export type ExitStatement =
   | TSESTree.ReturnStatement
@@ -32,8 +34,12 @@ export type ReleaseProblem =
   | { kind: 'releasedOnlyInCatch'; release: ReleaseSite }
   /** Some path (an `if` without a release in one branch, a loop run zero times) reaches the end held. */
   | { kind: 'unreleasedPath'; at: TSESTree.Node; release: ReleaseSite }
-  /** `thrower` runs after the acquire and before the `try` whose `finally` releases. */
-  | { kind: 'throwBeforeTry'; thrower: TSESTree.Node; guard: TSESTree.TryStatement }
+  /**
+   * `thrower` runs after the acquire and before the `try` whose `finally` releases. `unseenOnly`:
+   * nothing in that gap awaits, throws or constructs, and every call in it that may throw is one
+   * whose body is out of sight (see `isUnseenCall`).
+   */
+  | { kind: 'throwBeforeTry'; thrower: TSESTree.Node; guard: TSESTree.TryStatement; unseenOnly: boolean }
   /** `return promise` without `await` inside the guarded `try`: `finally` releases before the work settles. */
   | { kind: 'returnWithoutAwait'; returnStatement: TSESTree.ReturnStatement; argument: TSESTree.Expression; guard: TSESTree.TryStatement }
   /** The resource is handed on (returned, stored, given to a listener), but `thrower` can leave first. */
@@ -79,12 +85,13 @@ export function checkReleasePaths(acquisition: Acquisition, options: ReleasePath
   // continuation: `conn.query(sql, (err, rows) => { …; conn.release(); })`.
   if (releaseCalls.some((site) => site.inNestedFunction && !inContinuation(acquisition, site.call))) return handedOn();
   // `const p = mutex.acquire()` keeps a promise; what happens to it is beyond this check.
-  if (acquisition.acquireExpression.type !== AST_NODE_TYPES.AwaitExpression && acquisition.resourceNode) return null;
+  if (acquisition.acquireExpression.type !== AST_NODE_TYPES.AwaitExpression && acquisition.resourceNode && !acquisition.synchronous) return null;
   if (releaseCalls.length === 0) {
     // `await this.mutex.acquire()` with the release in another method (`end()`) is a deliberate
-    // hand-over; only a bound release function or resource is known to die with this function.
+    // hand-over; only a bound release function or resource is known to die with this function,
+    // or a client whose only handle is dropped where it is taken (`await pool.connect();`).
     if (escape) return handedOn();
-    return !acquisition.resourceNode ? null : { kind: 'neverReleased' };
+    return !acquisition.resourceNode && !acquisition.resultDropped ? null : { kind: 'neverReleased' };
   }
 
   const walker = new Walker(acquisition, options);
@@ -124,17 +131,46 @@ class Walker {
     for (let i = index + 1; i < list.length; i++) {
       const statement = list[i] as TSESTree.Statement;
       if (statement.type !== AST_NODE_TYPES.TryStatement || !this.finallyReleases(statement)) continue;
+      const gap: TSESTree.Node[] = [];
       for (let j = index + 1; j < i; j++) {
-        const between = list[j] as TSESTree.Statement;
+        const between = this.heldPart(list[j] as TSESTree.Statement);
+        if (!between) continue;
         const exit = firstExit(between);
         if (exit) return { kind: 'earlyExit', exit };
         if (between.type === AST_NODE_TYPES.ExpressionStatement && this.options.waitsWithoutFailing?.(between.expression)) continue;
+        gap.push(between);
+      }
+      for (const between of gap) {
         const thrower = this.firstThrower(between);
-        if (thrower) return { kind: 'throwBeforeTry', thrower, guard: statement };
+        if (thrower) return { kind: 'throwBeforeTry', thrower, guard: statement, unseenOnly: this.unseenOnly(gap) };
       }
       return this.unawaitedReturn(statement, statement.range[0]);
     }
     return undefined;
+  }
+
+  /**
+   * The part of a statement between the acquire and the guarding `try` that runs while held:
+   * `if (!client) { return null }` without an `else` holds nothing, its `else` is what runs held.
+   */
+  private heldPart(statement: TSESTree.Statement): TSESTree.Node | null {
+    if (statement.type !== AST_NODE_TYPES.IfStatement) return statement;
+    const absent = this.unheldBranch(statement.test);
+    if (absent === 'consequent') return statement.alternate;
+    if (absent === 'alternate') return statement.consequent;
+    return statement;
+  }
+
+  /**
+   * The branch of an `if` on `test` that holds nothing anyone waits on: taken only when the
+   * acquire gave nothing back (`absentBranch`), or only once the owner has been shut down by code
+   * that releases it itself (`exitsOnlyAfterShutdown`).
+   */
+  private unheldBranch(test: TSESTree.Expression): 'consequent' | 'alternate' | null {
+    const absent = absentBranch(this.acquisition, test);
+    if (absent) return absent;
+    const sourceCode = this.options.sourceCode;
+    return sourceCode && exitsOnlyAfterShutdown(sourceCode, this.acquisition, test) ? 'consequent' : null;
   }
 
   walkFromAcquire(): ReleaseProblem | null {
@@ -158,7 +194,7 @@ class Walker {
       if (owner.type === AST_NODE_TYPES.TryStatement && owner.block === container) {
         if (owner.handler) {
           this.caught--;
-          if (this.caughtThrower && !this.problem) held = this.walkHandler(owner.handler, true) || held;
+          if (this.caughtThrower && !this.problem) held = this.afterHandler(owner.handler, this.caughtThrower, held);
         }
         if (owner.finalizer && held && !this.problem) held = this.walkList(owner.finalizer.body, held);
       } else if (owner.type === AST_NODE_TYPES.CatchClause) {
@@ -180,7 +216,8 @@ class Walker {
     const sites = this.acquisition.releaseCalls;
     const first = sites[0] as ReleaseSite;
     if (sites.every((s) => s.catchClause)) return { kind: 'releasedOnlyInCatch', release: first };
-    if (this.caughtThrower) return { kind: 'notInFinally', thrower: this.caughtThrower, release: first };
+    const thrower = this.skippedBy ?? this.caughtThrower;
+    if (thrower) return { kind: 'notInFinally', thrower, release: first };
     return { kind: 'unreleasedPath', at: this.heldReason ?? this.acquisition.acquireStatement, release: first };
   }
 
@@ -213,8 +250,10 @@ class Walker {
         return this.walkList(statement.body, true);
       case AST_NODE_TYPES.IfStatement: {
         this.checkThrow(statement.test);
-        const consequent = this.walkStatement(statement.consequent);
-        const alternate = statement.alternate ? this.walkStatement(statement.alternate) : true;
+        // `if (!client) return null`: a branch taken only when nothing was acquired holds nothing.
+        const absent = this.unheldBranch(statement.test);
+        const consequent = absent === 'consequent' ? false : this.walkStatement(statement.consequent);
+        const alternate = absent === 'alternate' ? false : statement.alternate ? this.walkStatement(statement.alternate) : true;
         return this.merge(statement, consequent, alternate);
       }
       case AST_NODE_TYPES.TryStatement:
@@ -270,15 +309,29 @@ class Walker {
       this.caughtThrower = null;
       held = this.walkStatement(statement.block);
       this.caught--;
-      const threw = this.caughtThrower !== null;
+      const thrower = this.caughtThrower;
       this.caughtThrower = throwerBefore ?? this.caughtThrower;
-      if (threw && !this.problem) held = this.walkHandler(statement.handler, true) || held;
+      if (thrower && !this.problem) held = this.afterHandler(statement.handler, thrower, held);
     } else {
       held = this.walkStatement(statement.block);
     }
     if (statement.finalizer && held && !this.problem) held = this.walkList(statement.finalizer.body, true);
     return held;
   }
+
+  /**
+   * Walks the `catch` a thrower in the `try` block leads to; whether it is held after the `try`.
+   * When the block released and the `catch` does not, the resource is held afterwards only
+   * because that thrower threw: it is the one a later leak names (`skippedBy`).
+   */
+  private afterHandler(handler: TSESTree.CatchClause, thrower: TSESTree.Node, heldAfterBlock: boolean): boolean {
+    const heldAfterCatch = this.walkHandler(handler, true);
+    if (heldAfterCatch && !heldAfterBlock) this.skippedBy ??= thrower;
+    return heldAfterCatch || heldAfterBlock;
+  }
+
+  /** The thrower whose `catch` kept the resource while the normal path released it. */
+  private skippedBy: TSESTree.Node | null = null;
 
   /** A `catch` entered while held: its calls are treated as handling, only an explicit `throw` leaves. */
   private walkHandler(handler: TSESTree.CatchClause, held: boolean): boolean {
@@ -355,7 +408,7 @@ class Walker {
       return true;
     }
     const first = this.acquisition.releaseCalls[0] as ReleaseSite;
-    this.problem = { kind: 'notInFinally', thrower, release: first };
+    this.problem = { kind: 'notInFinally', thrower: this.skippedBy ?? thrower, release: first };
     return true;
   }
 
@@ -381,8 +434,15 @@ class Walker {
     );
   }
 
+  /**
+   * The `finally` of `statement` releases on every path: the release is in it, or in a `finally`
+   * nested in it (`finally { off(); try { await c.query('UNLISTEN') } finally { c.release() } }`).
+   */
   private finallyReleases(statement: TSESTree.TryStatement): boolean {
-    return this.acquisition.releaseCalls.some((site) => site.finallyOf === statement);
+    const { releaseCalls, scope } = this.acquisition;
+    return releaseCalls.some((site) => site.finallyOf === statement ||
+      (!site.inNestedFunction && statement.finalizer !== null && contains(statement.finalizer, site.call) &&
+        releaseCoverStatement(site, scope) === statement));
   }
 
   private jumpStaysInRegion(statement: TSESTree.BreakStatement | TSESTree.ContinueStatement): boolean {
@@ -401,30 +461,64 @@ class Walker {
    * entering functions. Calls `cannotThrow` proves safe, and the releases themselves, do not count.
    */
   firstThrower(node: TSESTree.Node): TSESTree.Node | null {
-    const sourceCode = this.options.sourceCode;
     let found: TSESTree.Node | null = null;
     const visit = (n: TSESTree.Node): void => {
       if (found || isFunctionNode(n) || n.type === AST_NODE_TYPES.ClassBody) return;
-      if (n.type === AST_NODE_TYPES.ThrowStatement || n.type === AST_NODE_TYPES.AwaitExpression || n.type === AST_NODE_TYPES.NewExpression ||
-        n.type === AST_NODE_TYPES.YieldExpression || n.type === AST_NODE_TYPES.TaggedTemplateExpression) {
+      const point = this.throwPoint(n);
+      if (point === 'throws' || point === 'call') {
         found = n;
         return;
       }
-      if (n.type === AST_NODE_TYPES.CallExpression && !this.releases.has(n)) {
-        // `cache.get(key).size`: the call cannot throw, but what it returns may be undefined.
-        if (!cannotThrow(n, sourceCode) || (sourceCode && usedAsObject(n) && !cannotBeNullish(n, sourceCode))) found = n;
-        return;
-      }
-      // `const entry = cache.get(key); entry.count`: the same read, one name later.
-      if (sourceCode && n.type === AST_NODE_TYPES.MemberExpression && !n.optional && n.object.type === AST_NODE_TYPES.Identifier &&
-        holdsTrustedNullable(sourceCode, n.object)) {
-        found = n;
-        return;
-      }
+      if (point === 'safe') return;
       for (const child of children(n)) visit(child);
     };
     visit(node);
     return found;
+  }
+
+  /**
+   * What `n` itself is for the thrower search: a `throw`, `await`, `new`, `yield`, tagged template
+   * or a read of a maybe-missing value (`throws`), a call that may throw (`call`), a call proved
+   * safe or a release (`safe`: nothing under it counts either), or none of these (null).
+   */
+  private throwPoint(n: TSESTree.Node): 'throws' | 'call' | 'safe' | null {
+    const sourceCode = this.options.sourceCode;
+    if (n.type === AST_NODE_TYPES.ThrowStatement || n.type === AST_NODE_TYPES.AwaitExpression || n.type === AST_NODE_TYPES.NewExpression ||
+      n.type === AST_NODE_TYPES.YieldExpression || n.type === AST_NODE_TYPES.TaggedTemplateExpression) {
+      return 'throws';
+    }
+    if (n.type === AST_NODE_TYPES.CallExpression) {
+      if (this.releases.has(n)) return 'safe';
+      if (!cannotThrow(n, sourceCode)) return 'call';
+      // `cache.get(key).size`: the call cannot throw, but what it returns may be undefined.
+      return sourceCode && usedAsObject(n) && !cannotBeNullish(n, sourceCode) ? 'throws' : 'safe';
+    }
+    // `const entry = cache.get(key); entry.count`: the same read, one name later.
+    if (sourceCode && n.type === AST_NODE_TYPES.MemberExpression && !n.optional && n.object.type === AST_NODE_TYPES.Identifier &&
+      holdsTrustedNullable(sourceCode, n.object)) {
+      return 'throws';
+    }
+    return null;
+  }
+
+  /** Every possible thrower in `nodes`, calls' own arguments included, is a call whose body is out of sight. */
+  private unseenOnly(nodes: readonly TSESTree.Node[]): boolean {
+    const sourceCode = this.options.sourceCode;
+    if (!sourceCode) return false;
+    let seen = false;
+    const visit = (n: TSESTree.Node): void => {
+      if (seen || isFunctionNode(n) || n.type === AST_NODE_TYPES.ClassBody) return;
+      const point = this.throwPoint(n);
+      if (point === 'throws' || (point === 'call' && !isUnseenCall(sourceCode, n as TSESTree.CallExpression))) {
+        seen = true;
+        return;
+      }
+      if (point === 'safe') return;
+      // An unseen call's receiver and arguments are evaluated here, in sight.
+      for (const child of children(n)) visit(child);
+    };
+    for (const node of nodes) visit(node);
+    return !seen;
   }
 
   /** `return work()` without `await` inside the guarded `try`, after `from`. */
@@ -446,6 +540,41 @@ class Walker {
     visit(guard.block);
     return problem;
   }
+}
+
+/**
+ * Which branch of an `if` on `test` runs only when the acquire gave nothing back: `!client`,
+ * `client == null`, `client === undefined` (and `&&` with one of them) rule the consequent out;
+ * `client`, `client != null` rule the alternate out. Null when both may run holding it.
+ */
+export function absentBranch(acquisition: Acquisition, test: TSESTree.Expression): 'consequent' | 'alternate' | null {
+  const variable = acquisition.resourceVariable;
+  if (!variable) return null;
+  const isResource = (node: TSESTree.Node): boolean => {
+    const expr = skipTransparent(node);
+    return expr.type === AST_NODE_TYPES.Identifier && variable.references.some((r) => r.identifier === expr);
+  };
+  const isNothing = (node: TSESTree.Node): boolean => {
+    const expr = skipTransparent(node);
+    return (expr.type === AST_NODE_TYPES.Literal && expr.value === null && !('regex' in expr)) ||
+      (expr.type === AST_NODE_TYPES.Identifier && expr.name === 'undefined');
+  };
+  const expr = skipTransparent(test);
+  if (isResource(expr)) return 'alternate';
+  if (expr.type === AST_NODE_TYPES.UnaryExpression && expr.operator === '!' && isResource(expr.argument)) return 'consequent';
+  if (expr.type === AST_NODE_TYPES.BinaryExpression) {
+    const compared = (isResource(expr.left) && isNothing(expr.right)) || (isResource(expr.right) && isNothing(expr.left));
+    if (!compared) return null;
+    if (expr.operator === '==' || expr.operator === '===') return 'consequent';
+    if (expr.operator === '!=' || expr.operator === '!==') return 'alternate';
+    return null;
+  }
+  // `!client && retries > 3`: the consequent still needs the client missing.
+  if (expr.type === AST_NODE_TYPES.LogicalExpression && expr.operator === '&&' &&
+    (absentBranch(acquisition, expr.left) === 'consequent' || absentBranch(acquisition, expr.right) === 'consequent')) {
+    return 'consequent';
+  }
+  return null;
 }
 
 /**

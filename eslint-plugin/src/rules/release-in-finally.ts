@@ -244,6 +244,8 @@ export default createRule<Options, MessageId>({
             waitsWithoutFailing: (node) => waits.has(node as TSESTree.Expression),
           });
           if (!problem || !leakOutlivesFailure(acquisition, problem)) continue;
+          // A gap of synchronous calls into code out of sight (a timer, a listener) is `strict`'s.
+          if (problem.kind === 'throwBeforeTry' && problem.unseenOnly && !strict) continue;
           // `getConnection(conn)` whose every caller hands in `conn`: the helper takes nothing here.
           if (!borrowsAtEveryCall(sourceCode, acquisition.acquireCall)) report(acquisition, problem);
         }
@@ -278,6 +280,8 @@ function exitKeyword(exit: TSESTree.Node): string {
 
 /** The release statement to put in `finally` when the function has none. */
 function synthesizedRelease(acquisition: Acquisition): string | null {
+  // `await pool.connect();` kept nothing to release with: the fix is to keep the client, a choice.
+  if (acquisition.resultDropped) return null;
   const name = acquisition.resourceNode?.name;
   const owner = acquisition.owner;
   const awaitPrefix = acquisition.kind === 'fileLock' || acquisition.kind === 'distributedLock' ? 'await ' : '';

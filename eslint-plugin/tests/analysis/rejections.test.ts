@@ -133,3 +133,23 @@ describe('asyncBodyRejection: what rejects an async body at run time', () => {
     assert.equal(runTime('on(async (res) => { let r; try { r = parse(); } catch { res.end(); return; } use(r.status); });'), null);
   });
 });
+
+describe('cannotThrow: calls of functions in sight, and the host timers', () => {
+  it('a same-file function whose body cannot throw', () => {
+    assert.equal(first("function guard(m) { return setTimeout(function () { console.warn(m); }, 10); }\non(() => { guard('slow'); });").cannotThrow, true);
+    assert.equal(first("function guard(m) { if (!m) throw new Error('x'); return m; }\non(() => { guard('slow'); });").cannotThrow, false);
+    // A default parameter is evaluated on the call: one that can throw counts.
+    assert.equal(first("function guard(m, ms = config.timeout()) { return setTimeout(function () { return m; }, ms); }\non(() => { guard('x'); });").cannotThrow, false);
+  });
+
+  it('a recursive function is not trusted on its own word', () => {
+    assert.equal(first('function loop(n) { return loop(n); }\non(() => { loop(1); });').cannotThrow, false);
+  });
+
+  it('timers: clearTimeout always, setTimeout only with an inline callback, never when shadowed', () => {
+    assert.equal(first('on((t) => { clearTimeout(t); });').cannotThrow, true);
+    assert.equal(first('on(() => { setTimeout(() => {}, 10); });').cannotThrow, true);
+    assert.equal(first('on((fn) => { setTimeout(fn, 10); });').cannotThrow, false);
+    assert.equal(first('const clearTimeout = make();\non((t) => { clearTimeout(t); });').cannotThrow, false);
+  });
+});
