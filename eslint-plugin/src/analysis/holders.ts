@@ -22,10 +22,12 @@ const LOCK_KINDS: ReadonlySet<string> = new Set(['mutex', 'keyedLock', 'webLock'
 
 export function callbackHolder(sourceCode: Readonly<TSESLint.SourceCode>, permit: PermitCall): Holder {
   const lock = LOCK_KINDS.has(permit.kind);
+  const pooled = permit.kind === 'genericPool';
   return {
-    noun: lock ? 'lock' : 'permit',
-    unit: permit.kind === 'semaphore' ? 'permits' : 'slots',
-    taker: `${shortText(sourceCode.getText(permit.call.callee))}(...)`,
+    noun: lock ? 'lock' : pooled ? 'pooled resource' : 'permit',
+    unit: permit.kind === 'semaphore' ? 'permits' : pooled ? 'pooled resources' : 'slots',
+    // `pool\n  .use(...)`: a chain broken over lines reads as one.
+    taker: `${shortText(sourceCode.getText(permit.call.callee).replace(/\s*\n\s*/g, ''))}(...)`,
     at: permit.call,
     capacity: permit.capacity,
     permitCall: permit,

@@ -1,7 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { findVariable } from './ast';
+import { findVariable, skipTransparent, staticPropertyName, walk } from './ast';
+import { enclosingClass, thisClass } from './construction';
 import { runningFunction } from './callGraph';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -71,4 +72,54 @@ export function bindingOf(fn: FunctionNode): TSESTree.Identifier | null {
 export function isExported(fn: FunctionNode): boolean {
   const statement = fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.parent : fn.parent?.parent?.parent;
   return statement?.type === AST_NODE_TYPES.ExportNamedDeclaration || statement?.type === AST_NODE_TYPES.ExportDefaultDeclaration;
+}
+
+/**
+ * Every use of a private method (`#m`, or TypeScript's `private m`) of the class it is in, when
+ * each is a `this.m` of that class: nothing outside the class can reach it, so these are all the
+ * ways it runs. Null for any other function, or when a use is on another object (`other.#m()`),
+ * inside a function with its own `this`, or by a computed key.
+ */
+export function privateMethodUses(sourceCode: Services, fn: FunctionNode): TSESTree.MemberExpression[] | null {
+  const member = fn.parent;
+  if (member?.type !== AST_NODE_TYPES.MethodDefinition && member?.type !== AST_NODE_TYPES.PropertyDefinition) return null;
+  if (member.value !== fn || member.computed || (member.type === AST_NODE_TYPES.MethodDefinition && member.kind !== 'method')) return null;
+  const { key: memberKey } = member;
+  const isHash = memberKey.type === AST_NODE_TYPES.PrivateIdentifier;
+  if (memberKey.type !== AST_NODE_TYPES.PrivateIdentifier && (memberKey.type !== AST_NODE_TYPES.Identifier || member.accessibility !== 'private')) return null;
+  const name = memberKey.name;
+  const cls = enclosingClass(member);
+  if (!cls) return null;
+  const uses: TSESTree.MemberExpression[] = [];
+  let known = true;
+  walk(cls.body, sourceCode.visitorKeys, (node) => {
+    if (!known) return false;
+    if (node.type !== AST_NODE_TYPES.MemberExpression) return true;
+    const key = node.property;
+    if (node.computed && key.type !== AST_NODE_TYPES.Literal) {
+      // `this[key]` may be this method.
+      if (!isHash && skipTransparent(node.object).type === AST_NODE_TYPES.ThisExpression) known = false;
+      return known;
+    }
+    if (staticPropertyName(node) !== name || (key.type === AST_NODE_TYPES.PrivateIdentifier) !== isHash) return true;
+    if (node.object.type !== AST_NODE_TYPES.ThisExpression || thisClass(node) !== cls || inStaticMember(node) !== member.static) {
+      known = false;
+      return false;
+    }
+    uses.push(node);
+    return true;
+  });
+  return known ? uses : null;
+}
+
+/** In a static member or block, `this` is the class itself. */
+function inStaticMember(node: TSESTree.Node): boolean {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.StaticBlock) return true;
+    if (current.type === AST_NODE_TYPES.MethodDefinition || current.type === AST_NODE_TYPES.PropertyDefinition ||
+      current.type === AST_NODE_TYPES.AccessorProperty) {
+      return current.static;
+    }
+  }
+  return false;
 }

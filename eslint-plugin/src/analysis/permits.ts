@@ -18,7 +18,7 @@ export type PermitKind = ConstructionKind | 'webLock' | 'custom';
 
 /** A call whose callback runs while a lock or concurrency permit is held. */
 export interface PermitCall {
-  /** `limit(cb)`, `mutex.runExclusive(cb)`, `queue.add(cb)`, `navigator.locks.request(name, cb)` … */
+  /** `limit(cb)`, `mutex.runExclusive(cb)`, `queue.add(cb)`, `pool.use(cb)`, `navigator.locks.request(name, cb)` … */
   call: TSESTree.CallExpression;
   kind: PermitKind;
   /** The arguments that run holding the permit: inline functions or references to functions. */
@@ -27,7 +27,7 @@ export interface PermitCall {
   construction: Construction | null;
   /**
    * How many holders at once: 1 for locks, N for `pLimit(N)`, `new Semaphore(N)`,
-   * `new PQueue({ concurrency: N })` when N is a literal or a `const`; `Infinity` for an unbounded
+   * `new PQueue({ concurrency: N })`, generic-pool's `createPool(factory, { max: N })` when N is a literal or a `const`; `Infinity` for an unbounded
    * queue; null when unknown.
    */
   capacity: number | null;
@@ -37,10 +37,10 @@ export interface PermitCall {
 export const LIMITER_KINDS: ReadonlySet<PermitKind> = new Set<PermitKind>(['limiter', 'queue', 'bottleneck']);
 
 /** Modules whose objects take permits around callbacks: a file importing none of them has no callback regions. */
-export const PERMIT_MODULES: readonly string[] = ['async-mutex', 'p-limit', 'p-map', 'p-queue', 'bottleneck', 'async-lock', 'async-sema', 'await-lock'];
+export const PERMIT_MODULES: readonly string[] = ['async-mutex', 'p-limit', 'p-map', 'p-queue', 'bottleneck', 'async-lock', 'async-sema', 'await-lock', 'generic-pool'];
 
 /** The methods that run a callback under a permit, on the objects the switch below knows. */
-const PERMIT_METHODS: ReadonlySet<string> = new Set(['runExclusive', 'map', 'add', 'addAll', 'schedule', 'wrap', 'acquire']);
+const PERMIT_METHODS: ReadonlySet<string> = new Set(['runExclusive', 'map', 'add', 'addAll', 'schedule', 'wrap', 'acquire', 'use']);
 
 /** A cheap early exit: can any call in this file run a callback under a permit? */
 export function mayContainPermitCalls(sourceCode: Services, custom: readonly ModuleExport[] = []): boolean {
@@ -75,6 +75,12 @@ export function getPermitCall(
   }
   const method = staticPropertyName(callee);
   if (method === null) return null;
+  // `this.limit(cb)`: a limiter kept on the instance (`private limit = pLimit(3)`) is called like
+  // the function it is. Only `this.x`: its field is read in this class, with no module to parse.
+  if (skipTransparent(callee.object).type === AST_NODE_TYPES.ThisExpression) {
+    const construction = getConstruction(sourceCode, callee);
+    if (construction?.kind === 'limiter') return permit(sourceCode, call, 'limiter', firstArg(call, 0), construction);
+  }
   if (method === 'request' && isWebLocks(sourceCode, callee.object)) return webLock(call);
   // Whatever the object is, no other method takes a permit: `service.summary(id)` needs no look
   // into `./service` for what it built (a parse of the module, as routes lint before services).
@@ -99,6 +105,10 @@ export function getPermitCall(
       break;
     case 'keyedLock':
       if (method === 'acquire') return permit(sourceCode, call, kind, firstArg(call, 1), construction);
+      break;
+    case 'genericPool':
+      // `pool.use(fn)` acquires a resource, runs `fn(resource)` and releases it once fn's promise settles.
+      if (method === 'use') return permit(sourceCode, call, kind, firstArg(call, 0), construction);
       break;
     case null:
       // An async-mutex lock handed in from elsewhere: `runExclusive` is that library's name.

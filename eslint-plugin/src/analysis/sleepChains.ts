@@ -3,7 +3,7 @@ import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, staticPropertyName } from './ast';
 import { isSynchronouslyInvoked } from './asyncContext';
-import { bindingOf, isExported } from './ownCallers';
+import { bindingOf, isExported, privateMethodUses } from './ownCallers';
 import type { SleepAnalysis, SleepSite } from './sleeps';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -38,6 +38,36 @@ export function sleepChain(at: TSESTree.Node, site: SleepSite): SleepChain {
     node = current.node;
   }
   return { links, leaf: current };
+}
+
+/**
+ * `chain` and the chains to every other sleep of the helpers it enters that only ever run
+ * holding (`onlyHeld`): a chain names one sleep per call, the first its callee waits for, but each
+ * sleep of such a helper holds the permit and is reported where it is.
+ */
+export function heldChains(
+  sourceCode: Services,
+  analysis: SleepAnalysis,
+  chain: SleepChain,
+  onlyHeld: (fn: FunctionNode) => boolean,
+): SleepChain[] {
+  const chains = [chain];
+  const entered = new Set<FunctionNode>();
+  const heldLink = (link: SleepLink): boolean =>
+    link.sourceCode === sourceCode && link.calleeSourceCode === sourceCode && onlyHeld(link.callee);
+  const expand = (prefix: SleepLink[]): void => {
+    const callee = (prefix.at(-1) as SleepLink).callee;
+    if (entered.has(callee)) return;
+    entered.add(callee);
+    for (const site of analysis.sitesIn(callee)) {
+      const inner = sleepChain(site.node, site);
+      chains.push({ links: [...prefix, ...inner.links], leaf: inner.leaf });
+      const first = inner.links[0];
+      if (first && heldLink(first)) expand([...prefix, first]);
+    }
+  };
+  for (let i = 0; i < chain.links.length && heldLink(chain.links[i] as SleepLink); i++) expand(chain.links.slice(0, i + 1));
+  return chains;
 }
 
 /**
@@ -78,8 +108,10 @@ export function placeSleep(sourceCode: Services, chain: SleepChain, onlyHeld: (f
  * Is every call of the same-file function `fn` made inside a held region? `entries` are the
  * nodes by which regions reach sleeps: the waited-for calls inside them and callback references
  * (`limit(fetchWithRetry)`). A call inside another helper counts when that helper's every call
- * does. A function that is exported, aliased, passed around or a method may be called from
- * anywhere, so it never counts: its findings stay at the calls.
+ * does, and a helper's calls of itself (a retry by recursion) run where its first call does. A
+ * private method (`#m`, `private m`) is reached only by `this.m` in its class; a function that is
+ * exported, aliased, passed around or a public method may be called from anywhere, so it never
+ * counts: its findings stay at the calls.
  */
 export function onlyCalledHolding(
   sourceCode: Services,
@@ -95,21 +127,32 @@ export function onlyCalledHolding(
   const onlyHeld = (fn: FunctionNode): boolean => {
     const known = memo.get(fn);
     if (known !== undefined) return known;
-    // Recursion: a helper reached only through itself is not known to be held.
+    // Mutual recursion: a helper reached only through its callees is not known to be held.
     memo.set(fn, false);
-    const binding = bindingOf(fn);
-    const variable = binding ? findVariable(sourceCode, binding) : null;
-    let result = variable !== null && !isExported(fn);
-    for (const reference of variable?.references ?? []) {
+    const uses = usesOf(fn);
+    let result = uses !== null;
+    let outside = 0;
+    for (const use of uses ?? []) {
       if (!result) break;
-      const id = reference.identifier;
-      if (id === binding || reference.init) continue;
-      const parent = id.parent;
-      if (parent?.type === AST_NODE_TYPES.CallExpression && parent.callee === id) result = held(parent);
-      else result = entries.has(id);
+      const parent = use.parent;
+      if (parent?.type === AST_NODE_TYPES.CallExpression && parent.callee === use) {
+        if (waitingFunction(parent) === fn) continue;
+        result = held(parent);
+      } else {
+        result = entries.has(use);
+      }
+      outside++;
     }
+    result &&= outside > 0;
     memo.set(fn, result);
     return result;
+  };
+  const usesOf = (fn: FunctionNode): TSESTree.Node[] | null => {
+    const binding = bindingOf(fn);
+    if (!binding) return privateMethodUses(sourceCode, fn);
+    const variable = isExported(fn) ? null : findVariable(sourceCode, binding);
+    if (!variable) return null;
+    return variable.references.filter((r) => r.identifier !== binding && !r.init).map((r) => r.identifier);
   };
   return onlyHeld;
 }

@@ -280,8 +280,11 @@ function buildSleepAnalysis(
     walk(root, sourceCode.visitorKeys, (node) => {
       if (node !== root && isFunctionNode(node) && !isSynchronouslyInvoked(node)) return false;
       if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.NewExpression) return true;
-      if (!isWaitedFor(node)) return true;
+      const raced = !isWaitedFor(node) && isRacedWork(node);
+      if (!raced && !isWaitedFor(node) && !isPassedToWaiter(node)) return true;
       const kind = classify(node);
+      // A timer raced against the work is its deadline, not a delay anyone waits out.
+      if (kind && raced) return false;
       if (kind) {
         sites.push(site(node, kind, kind === 'sleep' ? enclosingRetryLoop(node) : null));
         return false;
@@ -296,6 +299,21 @@ function buildSleepAnalysis(
       return true;
     });
     return sites;
+  };
+
+  /**
+   * `await promiseTimeout(openInPage(page), ms)`: a promise handed to a same-file function that
+   * waits for that parameter (awaits, returns or races it) is waited for by the caller too.
+   */
+  const isPassedToWaiter = (node: SleepNode): boolean => {
+    const call = node.parent;
+    if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee === node) return false;
+    const index = call.arguments.indexOf(node as TSESTree.CallExpressionArgument);
+    if (index < 0 || (!isWaitedFor(call) && !isRacedWork(call))) return false;
+    const param = graph.resolveCall(call)?.node.params[index];
+    if (param?.type !== AST_NODE_TYPES.Identifier) return false;
+    const variable = findVariable(sourceCode, param);
+    return variable !== null && variable.references.some((r) => r.identifier !== param && (isWaitedFor(r.identifier) || isRacedWork(r.identifier)));
   };
 
   const calleeSites = (callee: TSESTree.Node): { fn: FunctionNode; sourceCode: Services; sites: readonly SleepSite[] } | null => {
@@ -645,6 +663,28 @@ export function isWaitedFor(node: TSESTree.Node): boolean {
     }
   }
 }
+
+/**
+ * An element of a waited-for `Promise.race([...])` or `Promise.any([...])`: the caller waits for
+ * it until another element settles first. Whether it is the work or a deadline is the caller's
+ * question: a timer raced against work is a deadline, not a sleep.
+ */
+export function isRacedWork(node: TSESTree.Node): boolean {
+  const array = node.parent;
+  if (array?.type !== AST_NODE_TYPES.ArrayExpression) return false;
+  const call = array.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== array) return false;
+  const callee = skipTransparent(call.callee);
+  return (
+    callee.type === AST_NODE_TYPES.MemberExpression &&
+    callee.object.type === AST_NODE_TYPES.Identifier &&
+    callee.object.name === 'Promise' &&
+    RACE_COMBINATORS.has(staticPropertyName(callee) ?? '') &&
+    isWaitedFor(call)
+  );
+}
+
+const RACE_COMBINATORS: ReadonlySet<string> = new Set(['race', 'any']);
 
 /** `items.forEach(() => sleep(1))`: the callback's result is thrown away. */
 function resultIgnored(node: TSESTree.Node): boolean {

@@ -8,6 +8,7 @@ import {
   detachedSleepsHolding,
   findManualAcquisitions,
   getPermitCall,
+  heldChains,
   helperName,
   isFunctionNode,
   isHeldAt,
@@ -21,6 +22,7 @@ import {
   shortText,
   skipTransparent,
   sleepChain,
+  sleepsBeforeNestedRelease,
   sourceFileOf,
   swappableCallback,
   swapRetryNesting,
@@ -209,6 +211,7 @@ export default createRule<Options, MessageId>({
         if (isHeldAt(acquisition, site.node)) found.push({ at: site.node, site, holder, callback: null });
       }
       for (const site of detachedSleepsHolding(sourceCode, sleeps(), acquisition)) found.push({ at: site.node, site, holder, callback: null });
+      for (const site of sleepsBeforeNestedRelease(sleeps(), acquisition)) found.push({ at: site.node, site, holder, callback: null });
     }
 
     /**
@@ -220,10 +223,12 @@ export default createRule<Options, MessageId>({
       const onlyHeld = onlyCalledHolding(sourceCode, sleeps(), new Set(found.map((f) => f.at)));
       const byNode = new Map<TSESTree.Node, { placement: SleepPlacement; held: Held; others: Held[] }>();
       for (const held of found) {
-        const placement = placeSleep(sourceCode, sleepChain(held.at, held.site), onlyHeld);
-        const hit = byNode.get(placement.node);
-        if (hit) hit.others.push(held);
-        else byNode.set(placement.node, { placement, held, others: [] });
+        for (const chain of heldChains(sourceCode, sleeps(), sleepChain(held.at, held.site), onlyHeld)) {
+          const placement = placeSleep(sourceCode, chain, onlyHeld);
+          const hit = byNode.get(placement.node);
+          if (hit) hit.others.push(held);
+          else byNode.set(placement.node, { placement, held, others: [] });
+        }
       }
       for (const { placement, held, others } of byNode.values()) report(placement, held, others);
     }

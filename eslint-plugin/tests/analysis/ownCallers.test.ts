@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { FunctionNode } from '../../src/analysis';
-import { callsOf, onlyCalledFrom } from '../../src/analysis';
+import { callsOf, onlyCalledFrom, privateMethodUses } from '../../src/analysis';
 import { parse } from './parse';
 
 /** The function declared (or bound to a `const`) as `name`. */
@@ -55,5 +55,29 @@ describe('onlyCalledFrom', () => {
     assert.equal(onlyFromAsync(`function load() {}\nfunction render() { return load(); }\nrender();\nexport async function a() { render(); }`, 'load'), false);
     assert.equal(onlyFromAsync(`function load() {}`, 'load'), false);
     assert.equal(onlyFromAsync(`function walk(n: number): number { return n && walk(n - 1); }`, 'walk'), false);
+  });
+});
+
+describe('privateMethodUses', () => {
+  /** The uses of method `name` as source text, or null when they are not all known. */
+  function uses(code: string, name: string): string[] | null {
+    const parsed = parse(code);
+    const method = parsed.all(AST_NODE_TYPES.MethodDefinition).find((m) => m.key.type !== AST_NODE_TYPES.PrivateIdentifier
+      ? m.key.type === AST_NODE_TYPES.Identifier && m.key.name === name
+      : `#${m.key.name}` === name);
+    assert.ok(method, name);
+    return privateMethodUses(parsed.sourceCode, method.value as FunctionNode)?.map((u) => parsed.sourceCode.getText(u.parent as TSESTree.Node)) ?? null;
+  }
+
+  it('every this.m of a #m or private m in its class', () => {
+    assert.deepEqual(uses(`class C { #m() {} a() { this.#m(); } b = () => this.#m(); }`, '#m'), ['this.#m()', 'this.#m()']);
+    assert.deepEqual(uses(`class C { private m() {} a() { return [1].map(() => this.m()); } }`, 'm'), ['this.m()']);
+  });
+
+  it('near misses: public, used on another object, under another this, or by a computed key', () => {
+    assert.equal(uses(`class C { m() {} a() { this.m(); } }`, 'm'), null);
+    assert.equal(uses(`class C { private m() {} a(o: C) { o.m(); } }`, 'm'), null);
+    assert.equal(uses(`class C { private m() {} a() { return function (this: C) { this.m(); }; } }`, 'm'), null);
+    assert.equal(uses(`class C { private m() {} a(k: string) { (this as any)[k](); } }`, 'm'), null);
   });
 });

@@ -23,6 +23,20 @@ function permitOf(code: string, prefix: string, custom: readonly ModuleExport[] 
 }
 
 describe('getPermitCall: library shapes', () => {
+  it('a p-limit limiter on the instance: this.limit(fn); a field that is not one is nothing', () => {
+    assert.deepEqual(permitOf(`import pLimit from 'p-limit';\nclass C {\n  private limit = pLimit(3);\n  run() { return this.limit(() => 1); }\n}`, 'this.limit('), {
+      kind: 'limiter', capacity: 3, callbacks: ['() => 1'],
+    });
+    assert.equal(permitOf(`class C {\n  private limit = (f: () => number) => f();\n  run() { return this.limit(() => 1); }\n}`, 'this.limit('), null);
+  });
+
+  it('generic-pool: pool.use(fn) holds a pooled resource, max from the options', () => {
+    assert.deepEqual(permitOf(`import genericPool from 'generic-pool';\nconst pool = genericPool.createPool(factory, { max: 4 });\npool.use((r) => r.go());\ndeclare const factory: any;`, 'pool.use('), {
+      kind: 'genericPool', capacity: 4, callbacks: ['(r) => r.go()'],
+    });
+    assert.equal(permitOf(`import express from 'express';\nconst app = express();\napp.use((req, res) => res.end());`, 'app.use('), null);
+  });
+
   it('p-limit: limit(fn, ...args) and limit.map, capacity from a literal, a const or options', () => {
     assert.deepEqual(permitOf(`import pLimit from 'p-limit';\nconst limit = pLimit(8);\nlimit(() => 1);`, 'limit('), {
       kind: 'limiter', capacity: 8, callbacks: ['() => 1'],

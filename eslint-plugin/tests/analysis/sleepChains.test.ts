@@ -73,12 +73,33 @@ module.exports = { a };`, 'file.js'),
     );
   });
 
-  it('recursion is not proof of being held', () => {
+  it('a retry by recursion runs where the first call does, but is no proof by itself', () => {
     assert.deepEqual(
       held(`${SLEEP}async function a(n: number): Promise<void> { await s(1); if (n) await a(n - 1); }
 const region = async () => { await a(3); };`),
-      { a: false },
+      { a: true },
     );
+    assert.deepEqual(
+      held(`${SLEEP}async function a(n: number): Promise<void> { await s(1); if (n) await a(n - 1); }
+const region = async () => { await a(3); };
+export const free = () => a(1);`),
+      { a: false, free: false },
+    );
+  });
+
+  it('private methods are reached only by this.m of their class', () => {
+    const code = (modifier: string, extra = '') => `${SLEEP}class Client {
+  ${modifier} async pace() { await work(); await s(1); }
+  async request() { return this.region(); }
+  private region = async () => { await this.pace(); };
+  ${extra}
+}
+export { Client };`;
+    assert.deepEqual(held(code('private')), { pace: true, request: false });
+    assert.deepEqual(held(code('')), { pace: false, request: false });
+    // Also called outside the region, or on another instance: not known to be held.
+    assert.deepEqual(held(code('private', 'async other() { await this.pace(); }')), { pace: false, request: false, other: false });
+    assert.deepEqual(held(code('private', 'async other(c: Client) { await c.pace(); }')), { pace: false, request: false, other: false });
   });
 });
 

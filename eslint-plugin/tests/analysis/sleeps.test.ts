@@ -170,6 +170,25 @@ const region = async (xs: number[]) => {
     assert.deepEqual(sites(code, 0), [{ text: 's(x)', kind: 'sleep', via: null, loop: false }]);
   });
 
+  it('the work of an awaited race is waited for, its deadline timer is not', () => {
+    const code = `import { setTimeout as s } from 'node:timers/promises';
+async function settle() { await a(); await s(5); }
+const region = async () => { await Promise.race([settle(), s(1000)]); void Promise.race([settle()]); };
+declare function a(): Promise<void>;`;
+    assert.deepEqual(sites(code), [{ text: 'settle()', kind: 'sleep', via: 's(5)', loop: false }]);
+  });
+
+  it('a promise handed to a same-file function that waits for that parameter', () => {
+    const code = `import { setTimeout as s } from 'node:timers/promises';
+async function settle() { await a(); await s(5); }
+const deadline = <T>(p: Promise<T>, ms: number) => Promise.race([p, new Promise<T>((_, no) => setTimeout(no, ms))]);
+const keep = (p: Promise<void>) => { kept.push(p); };
+const region = async () => { await deadline(settle(), 10); keep(settle()); await keep(settle()); };
+declare function a(): Promise<void>;
+declare const kept: Promise<void>[];`;
+    assert.deepEqual(sites(code), [{ text: 'settle()', kind: 'sleep', via: 's(5)', loop: false }]);
+  });
+
   it('recursion terminates', () => {
     const code = `import { setTimeout as s } from 'node:timers/promises';
 async function a(n: number): Promise<void> { if (n) await b(n - 1); }

@@ -5,6 +5,76 @@ const ruleTester = createRuleTester();
 
 ruleTester.run('no-sleep-holding-permit', rule, {
   valid: [
+    // --- near misses of instance limiters, releasing listeners, pools and races ---
+    // \`this.limit\` is not a limiter the file can tell: nothing is held.
+    `
+import { setTimeout as sleep } from 'node:timers/promises';
+export class ApiClient {
+  private readonly limit = (fn: () => Promise<unknown>) => fn();
+  get(path: string) {
+    return this.limit(() => this.pace(path));
+  }
+  private async pace(path: string) {
+    await sleep(100);
+    return fetch(path);
+  }
+}
+`,
+    // The listener releases the lock before it sleeps.
+    `
+import { Mutex } from 'async-mutex';
+import { setTimeout as sleep } from 'node:timers/promises';
+const mutex = new Mutex();
+export async function submit(tx) {
+  await mutex.acquire();
+  let held = true;
+  try {
+    return await tx.send().on('hash', async () => {
+      if (held) {
+        held = false;
+        mutex.release();
+        await sleep(3000);
+      }
+    });
+  } finally {
+    if (held) {
+      held = false;
+      mutex.release();
+    }
+  }
+}
+`,
+    // \`app.use\` is not a pool's; the sleep after \`pool.use\` runs once the resource is back.
+    `
+import genericPool from 'generic-pool';
+import express from 'express';
+import { setTimeout as sleep } from 'node:timers/promises';
+const pool = genericPool.createPool({ create: async () => ({}), destroy: async () => {} }, { max: 4 });
+const app = express();
+app.use(async (req, res, next) => {
+  await sleep(10);
+  next();
+});
+export async function capture(url) {
+  const shot = await pool.use((browser) => browser.shot(url));
+  await sleep(1000);
+  return shot;
+}
+`,
+    // A promise stored, not waited for; a timer raced against the work is its deadline.
+    `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(2);
+const pending: Promise<void>[] = [];
+const remember = (work: Promise<void>) => { pending.push(work); return pending.length; };
+async function settle(url: string) {
+  await fetch(url);
+  await sleep(1000);
+}
+export const open = (url: string) => limit(async () => remember(settle(url)));
+export const timed = (url: string) => limit(() => Promise.race([fetch(url), sleep(5000)]));
+`,
     // --- sleeps outside the held region ---
     `
 import pLimit from 'p-limit';
@@ -1083,7 +1153,121 @@ class Exporter {
 }
 export { Exporter };
 `,
+      // A private method runs only where `this.pause()` is called: every call holds the lock.
+      errors: [{ messageId: 'helperSleepsHoldingPermit', line: 13, column: 11 }],
+    },
+    {
+      code: `
+import { Mutex } from 'async-mutex';
+import { setTimeout as sleep } from 'node:timers/promises';
+class Exporter {
+  private readonly lock = new Mutex();
+  async flush() {
+    await this.lock.runExclusive(async () => {
+      await this.pause();
+    });
+  }
+  async pause() {
+    await this.drain();
+    await sleep(500);
+  }
+  private async drain() {}
+}
+export { Exporter };
+`,
+      // Near miss: a public method may also be called without the lock, so the call is reported.
       errors: [{ messageId: 'calleeSleepsHoldingPermit', line: 8, column: 13 }],
+    },
+    // --- a limiter kept on the instance, its private helpers ---
+    {
+      code: `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+export class ApiClient {
+  private readonly limit = pLimit(3);
+  private last = 0;
+  get(path: string) {
+    return this.limit(() => this.fetchWithRetry(path));
+  }
+  private async fetchWithRetry(path: string, attempt = 1): Promise<unknown> {
+    await this.throttle();
+    const res = await fetch(path);
+    if (res.status === 429 && attempt < 3) {
+      await sleep(1000 * 2 ** attempt);
+      return this.fetchWithRetry(path, attempt + 1);
+    }
+    return res.json();
+  }
+  private async throttle() {
+    const wait = this.last + 100 - Date.now();
+    if (wait > 0) await sleep(wait);
+    this.last = Date.now();
+  }
+}
+`,
+      errors: [
+        { messageId: 'helperSleepsHoldingPermit', line: 14, column: 13 },
+        { messageId: 'helperSleepsHoldingPermit', line: 21, column: 25 },
+      ],
+    },
+    // --- a listener set up holding the lock that releases it ---
+    {
+      code: `
+import { Mutex } from 'async-mutex';
+import { setTimeout as sleep } from 'node:timers/promises';
+const mutex = new Mutex();
+export async function submit(tx) {
+  await mutex.acquire();
+  let held = true;
+  try {
+    return await tx.send().on('hash', async () => {
+      if (held) {
+        held = false;
+        await sleep(3000);
+        mutex.release();
+      }
+    });
+  } finally {
+    if (held) {
+      held = false;
+      mutex.release();
+    }
+  }
+}
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 12, column: 15 }],
+    },
+    // --- generic-pool \`use\` ---
+    {
+      code: `
+import genericPool from 'generic-pool';
+import { setTimeout as sleep } from 'node:timers/promises';
+const pool = genericPool.createPool({ create: async () => ({}), destroy: async () => {} }, { max: 4 });
+export function capture(url) {
+  return pool.use(async (browser) => {
+    await browser.open(url);
+    await sleep(1000);
+    return browser.shot();
+  });
+}
+`,
+      errors: [{ messageId: 'sleepHoldingPermit', line: 8, column: 11, data: { sleep: 'await sleep(1000)', noun: 'pooled resource', taker: 'pool.use(...)', line: '6', cost: '1 of 4 pooled resources does nothing for the whole delay' } }],
+    },
+    // --- work raced against a deadline, handed to a same-file helper that waits for it ---
+    {
+      code: `
+import pLimit from 'p-limit';
+import { setTimeout as sleep } from 'node:timers/promises';
+const limit = pLimit(2);
+const withDeadline = <T>(work: Promise<T>, ms: number) =>
+  Promise.race([work, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms))]);
+async function settle(url: string) {
+  await fetch(url);
+  await sleep(1000);
+}
+export const open = (url: string) => limit(() => withDeadline(settle(url), 5000));
+`,
+      errors: [{ messageId: 'helperSleepsHoldingPermit', line: 9, column: 9 }],
     },
     // --- every region kind ---
     {
