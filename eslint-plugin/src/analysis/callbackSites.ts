@@ -1,5 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
+import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
 import { isAwaitingEmitter } from './emitters';
 import { resolveReference } from './imports';
@@ -82,11 +83,16 @@ export function startsEntryChain(sourceCode: Services, expr: TSESTree.Node): boo
 
 /** `new Promise(async (resolve) => …)` on the global `Promise`: its async executor, or null. */
 export function asyncPromiseExecutor(sourceCode: Services, expr: TSESTree.Node): TSESTree.Node | null {
+  const executor = promiseExecutor(sourceCode, expr);
+  return executor?.async ? executor : null;
+}
+
+/** `new Promise((resolve) => …)` on the global `Promise`: its executor function, whose return value the constructor ignores. */
+export function promiseExecutor(sourceCode: Services, expr: TSESTree.Node): FunctionNode | null {
   if (expr.type !== AST_NODE_TYPES.NewExpression) return null;
   const callee = skipTransparent(expr.callee);
   const executor = expr.arguments[0];
-  return callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Promise' && isGlobal(sourceCode, callee) &&
-    isFunctionNode(executor) && executor.async
+  return callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Promise' && isGlobal(sourceCode, callee) && isFunctionNode(executor)
     ? executor
     : null;
 }

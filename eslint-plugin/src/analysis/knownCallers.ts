@@ -738,10 +738,15 @@ function thisCalls(sourceCode: Services, cls: TSESTree.ClassDeclaration | TSESTr
   return !unknown;
 }
 
-/** `module.exports = x` → default; `exports.run = x`, `module.exports.run = x`, `module.exports = { run: x }` → `run`. */
+/**
+ * `module.exports = x` → default; `exports.run = x`, `module.exports.run = x`, `module.exports = { run: x }` → `run`.
+ * `export default { run }` is read as the CommonJS object is: its importers reach `run` through
+ * the default binding (`import m from …; m.run`), which `callsFrom` binds as a namespace.
+ */
 function assignedExport(parent: TSESTree.Node | undefined, value: TSESTree.Node): string | null {
   if (parent?.type === AST_NODE_TYPES.Property && parent.value === value && !parent.computed &&
-    parent.parent.type === AST_NODE_TYPES.ObjectExpression && isModuleExports(parent.parent.parent, parent.parent)) {
+    parent.parent.type === AST_NODE_TYPES.ObjectExpression &&
+    (isModuleExports(parent.parent.parent, parent.parent) || parent.parent.parent.type === AST_NODE_TYPES.ExportDefaultDeclaration)) {
     return parent.key.type === AST_NODE_TYPES.Identifier ? parent.key.name : null;
   }
   if (parent?.type !== AST_NODE_TYPES.AssignmentExpression || parent.right !== value) return null;

@@ -4,7 +4,8 @@ import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
 import { annotatedRef, getConstruction } from './construction';
-import { importedModules } from './imports';
+import type { ModuleRef } from './imports';
+import { importedModules, resolveReference } from './imports';
 import { ModuleAnswers, sourceFileOf } from './localModules';
 import { importsProjectModules } from './moduleFunctions';
 import { declaresDependency } from '../project';
@@ -19,11 +20,15 @@ type Services = Readonly<TSESLint.SourceCode>;
  * - `discord-client`: the discord.js `Client`, whose listeners receive structures;
  * - `discord-manager` / `discord-cache`: `guild.roles`, `client.channels.cache`;
  * - `mongo` / `mongo-collection`: a mongodb `MongoClient` or `Db`, and a collection of one;
- * - `mongoose-model` / `mongoose-doc`: `mongoose.model(…)`, and a document it made or found.
+ * - `mongoose-model` / `mongoose-doc`: `mongoose.model(…)` (or typegoose's `getModelForClass(…)`), and a
+ *   document it made or found;
+ * - `puppeteer-browser` / `puppeteer-page`: what `await puppeteer.launch()` (or `connect`) and
+ *   `await browser.newPage()` resolve to, or a value declared `Browser`/`Page` from puppeteer.
  */
 type PackageObject =
   | 'discord' | 'discord-client' | 'discord-manager' | 'discord-cache'
-  | 'mongo' | 'mongo-collection' | 'mongoose-model' | 'mongoose-doc';
+  | 'mongo' | 'mongo-collection' | 'mongoose-model' | 'mongoose-doc'
+  | 'puppeteer-browser' | 'puppeteer-page';
 
 /**
  * Methods that send a request and return its promise, by object. A mongoose model's query methods
@@ -41,6 +46,13 @@ const PROMISE_METHODS: Readonly<Partial<Record<PackageObject, ReadonlySet<string
   ]),
   'mongoose-model': new Set(['create', 'insertMany', 'bulkWrite']),
   'mongoose-doc': new Set(['save']),
+  // Each is a DevTools protocol round trip: it rejects when the page or browser is gone.
+  'puppeteer-browser': new Set(['close', 'newPage']),
+  'puppeteer-page': new Set([
+    'goto', 'close', 'setViewport', 'screenshot', 'pdf', 'evaluate', 'exposeFunction', 'setContent', 'click', 'type', 'reload',
+    'waitForSelector', 'waitForNavigation', 'waitForFunction', 'setRequestInterception', 'setExtraHTTPHeaders', 'setUserAgent',
+    'emulateMediaType', 'setCookie', 'addScriptTag', 'addStyleTag', 'evaluateOnNewDocument', 'setJavaScriptEnabled', 'authenticate',
+  ]),
 };
 const ANY_METHOD: ReadonlySet<string> = new Set(Object.values(PROMISE_METHODS).flatMap((set) => [...set]));
 
@@ -60,8 +72,11 @@ const MONGOOSE_FINDERS: ReadonlySet<string> = new Set(['findOne', 'findById', 'c
 const PACKAGE_OF: Readonly<Record<PackageObject, string>> = {
   discord: 'discord.js', 'discord-client': 'discord.js', 'discord-manager': 'discord.js', 'discord-cache': 'discord.js',
   mongo: 'mongodb', 'mongo-collection': 'mongodb', 'mongoose-model': 'mongoose', 'mongoose-doc': 'mongoose',
+  'puppeteer-browser': 'puppeteer', 'puppeteer-page': 'puppeteer',
 };
-const KNOWN_MODULES: readonly string[] = ['discord.js', 'mongodb', 'mongoose'];
+/** puppeteer and its variants with the same `Browser` and `Page`. */
+const PUPPETEER_MODULES: ReadonlySet<string> = new Set(['puppeteer', 'puppeteer-core', 'puppeteer-extra']);
+const KNOWN_MODULES: readonly string[] = ['discord.js', 'mongodb', 'mongoose', '@typegoose/typegoose', ...PUPPETEER_MODULES];
 
 export interface PackagePromiseCall {
   /** The call as short code, for messages: `message.reply`, `….insertMany`. */
@@ -166,7 +181,7 @@ function packageObject(sourceCode: Services, node: TSESTree.Node, depth: number)
       if (base && name !== null) return step(base, callStep(base.object, name));
     }
   }
-  if (expr.type === AST_NODE_TYPES.AwaitExpression) return awaitedDocument(sourceCode, expr.argument, depth);
+  if (expr.type === AST_NODE_TYPES.AwaitExpression) return awaitedDocument(sourceCode, expr.argument, depth) ?? awaitedBrowser(sourceCode, expr.argument, depth);
   if (expr.type === AST_NODE_TYPES.NewExpression) {
     const model = packageObject(sourceCode, expr.callee, depth + 1);
     if (model?.object === 'mongoose-model') return { ...model, object: 'mongoose-doc' };
@@ -177,6 +192,8 @@ function packageObject(sourceCode: Services, node: TSESTree.Node, depth: number)
     const init = unchangedInit(sourceCode, expr);
     const followed = init ? packageObject(sourceCode, init, depth + 1) : null;
     if (followed) return followed;
+    const written = init ? null : browserWrites(sourceCode, expr, depth);
+    if (written) return written;
   }
   return constructed(sourceCode, expr);
 }
@@ -217,6 +234,50 @@ function awaitedDocument(sourceCode: Services, argument: TSESTree.Node, depth: n
   return model?.object === 'mongoose-model' ? { ...model, object: 'mongoose-doc' } : null;
 }
 
+/** `await puppeteer.launch(…)` / `connect(…)`: a browser; `await browser.newPage()`: a page. */
+function awaitedBrowser(sourceCode: Services, argument: TSESTree.Node, depth: number): Found | null {
+  const call = skipTransparent(argument);
+  if (call.type !== AST_NODE_TYPES.CallExpression) return null;
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
+  const method = staticPropertyName(callee);
+  if (method === 'newPage') {
+    const browser = packageObject(sourceCode, callee.object, depth + 1);
+    return browser?.object === 'puppeteer-browser' ? { ...browser, object: 'puppeteer-page' } : null;
+  }
+  if (method !== 'launch' && method !== 'connect') return null;
+  const ref = resolveReference(sourceCode, callee);
+  if (!ref || !PUPPETEER_MODULES.has(ref.module) || !(ref.path.length === 1 || (ref.path.length === 2 && ref.path[0] === 'default'))) return null;
+  return { object: 'puppeteer-browser', evidence: call, sourceCode };
+}
+
+/**
+ * `let browser = null; … browser = await puppeteer.launch()`: a variable declared without a
+ * value (or `null`) whose every other write is the same puppeteer object.
+ */
+function browserWrites(sourceCode: Services, id: TSESTree.Identifier, depth: number): Found | null {
+  const variable = findVariable(sourceCode, id);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'Variable' || def.node.id !== def.name || (def.node.init && !isNullish(def.node.init))) return null;
+  let found: Found | null = null;
+  for (const ref of variable?.references ?? []) {
+    if (!ref.isWrite() || ref.init) continue;
+    const assignment = ref.identifier.parent;
+    if (assignment?.type !== AST_NODE_TYPES.AssignmentExpression || assignment.operator !== '=' || assignment.left !== ref.identifier) return null;
+    if (isNullish(assignment.right)) continue;
+    const value = skipTransparent(assignment.right);
+    const object = value.type === AST_NODE_TYPES.AwaitExpression ? awaitedBrowser(sourceCode, value.argument, depth + 1) : null;
+    if (!object || (found && found.object !== object.object)) return null;
+    found ??= object;
+  }
+  return found;
+}
+
+function isNullish(node: TSESTree.Node): boolean {
+  const expr = skipTransparent(node);
+  return (expr.type === AST_NODE_TYPES.Literal && expr.value === null) || (expr.type === AST_NODE_TYPES.Identifier && expr.name === 'undefined');
+}
+
 /** A construction from a known package: `new Discord.WebhookClient(…)`, `new MongoClient(…)`, `mongoose.model(…)`. */
 function constructed(sourceCode: Services, expr: TSESTree.Node): Found | null {
   if (!mayUseConstructions(sourceCode)) return null;
@@ -230,7 +291,8 @@ function constructed(sourceCode: Services, expr: TSESTree.Node): Found | null {
     else if (last === 'Client') object = 'discord-client';
   } else if (module === 'mongodb' && (last === 'MongoClient' || (path[0] === 'MongoClient' && last === 'connect'))) {
     object = 'mongo';
-  } else if (module === 'mongoose' && last === 'model') {
+  } else if ((module === 'mongoose' && last === 'model') || (module === '@typegoose/typegoose' && last === 'getModelForClass')) {
+    // typegoose builds a mongoose model from a decorated class.
     object = 'mongoose-model';
   }
   return object ? { object, evidence: construction.node, sourceCode: construction.sourceCode } : null;
@@ -249,6 +311,8 @@ function parameterObject(sourceCode: Services, id: TSESTree.Identifier, depth: n
   const fn = def.node as FunctionNode;
   const typed = annotatedRef(sourceCode, def.name);
   if (typed?.ref.module === 'discord.js') return { object: 'discord', evidence: typed.type, sourceCode };
+  const puppeteer = typed ? puppeteerType(typed.ref) : null;
+  if (puppeteer && typed) return { object: puppeteer, evidence: typed.type, sourceCode };
   if (documentsDiscordParameter(sourceCode, fn, def.name.name)) return { object: 'discord', evidence: fn, sourceCode };
   const registration = fn.parent;
   if (registration?.type === AST_NODE_TYPES.CallExpression && registration.arguments[1] === fn) {
@@ -263,6 +327,14 @@ function parameterObject(sourceCode: Services, id: TSESTree.Identifier, depth: n
     return { object: 'discord', evidence: fn, sourceCode };
   }
   return null;
+}
+
+/** `Page` and `Browser` (or `BrowserContext`, which opens pages the same way) from puppeteer. */
+function puppeteerType(ref: ModuleRef): PackageObject | null {
+  if (!PUPPETEER_MODULES.has(ref.module)) return null;
+  const last = ref.path[ref.path.length - 1];
+  if (last === 'Page') return 'puppeteer-page';
+  return last === 'Browser' || last === 'BrowserContext' ? 'puppeteer-browser' : null;
 }
 
 /**

@@ -2,7 +2,7 @@ import type * as ts from 'typescript';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { calleeName, findVariable, isFunctionNode, patternNames, returnedValues, skipTransparent, staticPropertyName, walk } from './ast';
+import { calleeName, constInit, findVariable, isFunctionNode, patternNames, returnedValues, skipTransparent, staticPropertyName, walk } from './ast';
 import { getCallGraph, resolveCalleeFunction } from './callGraph';
 import { combinatorCannotReject } from './combinators';
 import type { ModuleRef } from './imports';
@@ -111,6 +111,8 @@ function syntacticOrigin(sourceCode: Services, expr: TSESTree.Node, depth: numbe
     if (imported) return imported;
   }
   if (!words.promiseFunctions) return null;
+  const forwarded = forwardedCall(sourceCode, callee);
+  if (forwarded) return forwarded;
   // Scope lookups are the expensive part: only names that some promise function in the file has.
   const name = callee.type === AST_NODE_TYPES.Identifier
     ? callee.name
@@ -128,6 +130,19 @@ function syntacticOrigin(sourceCode: Services, expr: TSESTree.Node, depth: numbe
     };
   }
   return null;
+}
+
+/** `this.load.apply(this, args)`, `load.call(null, id)`: the same-file async function called through `call`/`apply`. */
+function forwardedCall(sourceCode: Services, callee: TSESTree.Node): PromiseOrigin | null {
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
+  const method = staticPropertyName(callee);
+  if (method !== 'call' && method !== 'apply') return null;
+  const inner = skipTransparent(callee.object);
+  const name = inner.type === AST_NODE_TYPES.Identifier ? inner.name : inner.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(inner) : null;
+  if (name === null || !promiseFunctionNames(sourceCode).has(name)) return null;
+  const target = resolveCalleeFunction(sourceCode, inner);
+  if (!target?.async || target.generator) return null;
+  return { kind: 'local', name, declaration: target, declaredAsync: true };
 }
 
 function importedOrigin(sourceCode: Services, callee: TSESTree.Node, depth: number): PromiseOrigin | null {
@@ -272,6 +287,11 @@ export function asyncBodyRejection(sourceCode: Services, fn: FunctionNode): TSES
 function valueCanReject(sourceCode: Services, value: TSESTree.Node, how: 'awaited' | 'returned'): boolean {
   const expr = skipTransparent(value);
   if (importsProjectFile(sourceCode, expr)) return false;
+  // `const delay = sleep(5); … await delay`: the promise started where the `const` is set.
+  const started = expr.type === AST_NODE_TYPES.Identifier ? constInit(sourceCode, expr) : null;
+  if (started && skipTransparent(started).type === AST_NODE_TYPES.CallExpression && syntacticOrigin(sourceCode, skipTransparent(started), 0)) {
+    return valueCanReject(sourceCode, started, how);
+  }
   const origin = syntacticOrigin(sourceCode, expr, 0);
   // `await Promise.all(plugins)` over promises that cannot reject at run time.
   if (origin?.kind === 'combinator') return !rootCannotReject(sourceCode, expr, true);

@@ -76,6 +76,7 @@ function containsTry(statements: readonly TSESTree.Statement[]): boolean {
 function isGuardedStatement(statement: TSESTree.Statement, sourceCode: Services | undefined): boolean {
   switch (statement.type) {
     case AST_NODE_TYPES.TryStatement:
+      if (sourceCode && statement.finalizer && finallyEndsProcess(sourceCode, statement.finalizer)) return true;
       // `catch (e) { log(e); throw e; }` passes the error on: the function still rejects.
       return statement.handler !== null && !throwsDirectly(statement.handler.body) &&
         (!statement.finalizer || !throwsDirectly(statement.finalizer));
@@ -139,9 +140,10 @@ export function unguardedRejection(
   const visit = (node: TSESTree.Node, guarded: boolean): void => {
     if (found || (node !== fn.body && isFunctionNode(node)) || ruledOut?.has(node)) return;
     if (node.type === AST_NODE_TYPES.TryStatement) {
-      const keeps = node.handler !== null && !throwsDirectly(node.handler.body);
+      const exits = node.finalizer !== null && finallyEndsProcess(sourceCode, node.finalizer);
+      const keeps = exits || (node.handler !== null && !throwsDirectly(node.handler.body));
       visit(node.block, guarded || keeps);
-      if (node.handler) visit(node.handler.body, guarded);
+      if (node.handler) visit(node.handler.body, guarded || exits);
       if (node.finalizer) visit(node.finalizer, guarded);
       return;
     }
@@ -208,6 +210,23 @@ function isRejectionSource(node: TSESTree.Node, canReject: (value: TSESTree.Node
 }
 
 /** A `throw` that belongs to this block (not to a function declared in it). */
+const ENDS_PROCESS: ReadonlySet<string> = new Set(['exit', 'abort', 'reallyExit']);
+
+/**
+ * `finally { process.exit(code) }`: a statement of the block itself ends the process on the global
+ * `process`, so an error from the `try` or `catch` never leaves the function as a rejection.
+ */
+function finallyEndsProcess(sourceCode: Services, block: TSESTree.BlockStatement): boolean {
+  return block.body.some((statement) => {
+    if (statement.type !== AST_NODE_TYPES.ExpressionStatement) return false;
+    const call = skipTransparent(statement.expression);
+    if (call.type !== AST_NODE_TYPES.CallExpression || call.callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+    const object = call.callee.object;
+    return object.type === AST_NODE_TYPES.Identifier && object.name === 'process' && !findVariable(sourceCode, object)?.defs.length &&
+      ENDS_PROCESS.has(staticPropertyName(call.callee) ?? '');
+  });
+}
+
 function throwsDirectly(block: TSESTree.BlockStatement): boolean {
   let found = false;
   const visit = (node: TSESTree.Node): void => {

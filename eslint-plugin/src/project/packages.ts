@@ -18,6 +18,8 @@ export interface PackageFacts {
   scripts: Readonly<Record<string, string>>;
   /** Declared range by package name, from every dependency field (first field wins). */
   ranges: ReadonlyMap<string, string>;
+  /** module-alias's `_moduleAliases`: alias → path relative to the manifest's folder. */
+  moduleAliases: Readonly<Record<string, string>>;
 }
 
 /** The nearest `package.json` above a file and the packages it declares. */
@@ -42,7 +44,7 @@ export interface DependencyVersion {
   manifest: string | null;
 }
 
-const NONE: PackageFacts = { manifest: null, name: null, type: 'commonjs', bin: {}, scripts: {}, ranges: new Map() };
+const NONE: PackageFacts = { manifest: null, name: null, type: 'commonjs', bin: {}, scripts: {}, ranges: new Map(), moduleAliases: {} };
 const UNKNOWN: DependencyVersion = { source: 'unknown', major: null, version: null, manifest: null };
 const FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
 
@@ -234,7 +236,10 @@ function factsOf(manifest: string, json: unknown): PackageFacts {
     if (!isRecord(block)) continue;
     for (const [dep, range] of Object.entries(block)) if (!ranges.has(dep)) ranges.set(dep, typeof range === 'string' ? range : '');
   }
-  return { manifest, name, type: json.type === 'module' ? 'module' : 'commonjs', bin: binOf(json.bin, name), scripts: stringsOf(json.scripts), ranges };
+  return {
+    manifest, name, type: json.type === 'module' ? 'module' : 'commonjs', bin: binOf(json.bin, name), scripts: stringsOf(json.scripts), ranges,
+    moduleAliases: stringsOf(json._moduleAliases),
+  };
 }
 
 function binOf(bin: unknown, name: string | null): Record<string, string> {

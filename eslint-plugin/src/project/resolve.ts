@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { ResolverFactory } from 'enhanced-resolve';
 import { pathKind, realPathOnDisk, resolverFileSystem } from './fileSystem';
 import { FreshCache } from './freshCache';
+import { nearestPackage } from './packages';
 
 /**
  * Where an import goes, by enhanced-resolve: relative paths, tsconfig `paths` (with `extends`),
@@ -85,7 +86,34 @@ export function resolveImport(fromFile: string, specifier: string): Resolution {
     const fast = relativeAnswers.get(joinedPath(dir, specifier), () => relativeResolution(dir, specifier));
     if (fast) return fast;
   }
-  return answers.get(`${dir}\0${specifier}`, () => resolvedByResolver(dir, specifier, packageName));
+  return answers.get(`${dir}\0${specifier}`, () =>
+    (packageName !== null ? aliasedResolution(dir, specifier) : null) ?? resolvedByResolver(dir, specifier, packageName));
+}
+
+/** Folders a build writes to; a manifest's path into one names the output of `src/`. */
+const BUILD_DIRS: ReadonlySet<string> = new Set(['dist', 'build', 'lib', 'out']);
+
+/**
+ * `@models/User` where the nearest package.json depends on module-alias and maps `@models` in
+ * `_moduleAliases` (module-alias rewrites `require` at run time; the longest matching alias wins).
+ * An alias into build output (`dist/models`) that is not there, as in a checkout that was never
+ * built, names the TypeScript source under `src/` that compiles to it. Null when no alias applies.
+ */
+function aliasedResolution(dir: string, specifier: string): Resolution | null {
+  const facts = nearestPackage(path.join(dir, 'package.json'));
+  if (facts.manifest === null || !facts.ranges.has('module-alias')) return null;
+  let best: string | null = null;
+  for (const alias of Object.keys(facts.moduleAliases)) {
+    if ((specifier === alias || specifier.startsWith(`${alias}/`)) && alias.length > (best?.length ?? 0)) best = alias;
+  }
+  if (best === null) return null;
+  const root = path.dirname(facts.manifest);
+  const target = path.join(root, facts.moduleAliases[best] ?? '', specifier.slice(best.length));
+  const found = resolvedByResolver(dir, target, null);
+  if (found.kind === 'file') return found;
+  const [first, ...rest] = path.relative(root, target).split(path.sep);
+  if (first === undefined || !BUILD_DIRS.has(first) || rest.length === 0) return found;
+  return resolvedByResolver(dir, path.join(root, 'src', ...rest), null);
 }
 
 /**

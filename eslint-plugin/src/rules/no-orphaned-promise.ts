@@ -5,8 +5,8 @@ import type { CallPattern, FunctionNode, PromiseArrayOrigin, PromiseOrigin } fro
 import {
   asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forEachDropsRejections, forOfRewrite,
   functionCannotThrow, ignoringLoader, isAwaitedArrayCombined, isDevOnlyModule, isFunctionNode, isPromiseHandled,
-  isExecutorGuarded, isVariableRead, matchesAllowList, onlyTestsRun,
-  promiseArrayOrigin, promiseCanReject, promiseOrigin, resurfacesRejection, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
+  isExecutorGuarded, isVariableRead, matchesAllowList, onlyTestsRun, promiseExecutor,
+  namedHandlerVerdict, promiseArrayOrigin, promiseCanReject, promiseOrigin, resolveCalleeFunction, resurfacesRejection, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { evidenceAt, recordEvidence } from '../util/evidence';
@@ -210,6 +210,9 @@ export default createRule<Options, MessageId>({
     const checkCallback = (call: TSESTree.CallExpression | TSESTree.NewExpression): void => {
       const callee = skipTransparent(call.callee);
       if (call.type === AST_NODE_TYPES.NewExpression) {
+        const plain = promiseExecutor(sourceCode, call);
+        // `new Promise((resolve) => page.exposeFunction(…))`: the constructor ignores what the executor returns.
+        if (plain && !plain.async) checkReturnedToRegistration(null, plain);
         const executor = asyncPromiseExecutor(sourceCode, call);
         // `recommended`: only an executor with an `await` or `throw` whose error would be lost.
         if (isFunctionNode(executor) && !isExecutorGuarded(executor) && callbackRejects(executor)) {
@@ -227,11 +230,43 @@ export default createRule<Options, MessageId>({
       if (!registration) return;
       const first = registration.callbackIndex;
       for (const arg of call.arguments.slice(first)) {
+        if (isFunctionNode(arg) && !arg.async && !settled.has(arg)) {
+          checkReturnedToRegistration(call, arg);
+          continue;
+        }
+        if (arg.type === AST_NODE_TYPES.Identifier) {
+          checkRegisteredByName(call, arg, registration.name);
+          continue;
+        }
         if (!isFunctionNode(arg) || !arg.async || settled.has(arg) || !callbackRejects(arg)) continue;
         if (matchesAllowList(sourceCode, call, allowedCallbacks) || failureIsSeen(arg)) return;
         recordEvidence(context, arg, 'asyncCallbackIgnored', [evidenceAt(call, `registered with ${registration.name}`)]);
         context.report({ node: arg, messageId: 'asyncCallbackIgnored', data: { name: registration.name } });
       }
+    };
+
+    /**
+     * `setTimeout(() => this.sync(), ms)`: a plain callback whose body is a promise hands it to a
+     * registration that throws it away, as an async callback's would be (`call` null: a `Promise` executor).
+     */
+    const checkReturnedToRegistration = (call: TSESTree.CallExpression | null, fn: FunctionNode): void => {
+      if (fn.body.type === AST_NODE_TYPES.BlockStatement) return;
+      const origin = needsHandling(fn.body);
+      if (!origin || (call && matchesAllowList(sourceCode, call, allowedCallbacks))) return;
+      reportDropped(fn.body, origin);
+    };
+
+    /**
+     * `queueEvents.on('failed', onFailed)`: an async function of this file handed over by name.
+     * Reported at the registration, where its promise is dropped; one a server framework runs is
+     * judged by that framework's policy instead (`frameworkIgnoresPromise`).
+     */
+    const checkRegisteredByName = (call: TSESTree.CallExpression, arg: TSESTree.Identifier, name: string): void => {
+      const fn = resolveCalleeFunction(sourceCode, arg);
+      if (!fn?.async || namedHandlerVerdict(sourceCode, context.filename, fn) || !callbackRejects(fn)) return;
+      if (matchesAllowList(sourceCode, call, allowedCallbacks) || failureIsSeen(arg)) return;
+      recordEvidence(context, arg, 'asyncCallbackIgnored', [evidenceAt(fn, 'async function declared here')]);
+      context.report({ node: arg, messageId: 'asyncCallbackIgnored', data: { name } });
     };
 
     /** An exported async function that a loader of its folder registers with an API that drops its promise. */

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import { beforeEach, describe, it } from 'node:test';
 import { bareName, resetProject, resolveImport } from '../../src/project';
 import { app, scratch, write } from './helpers';
@@ -66,6 +67,28 @@ describe('resolveImport', () => {
     write(`${dir}/b.ts`, 'export {};');
     assert.equal(target(`${dir}/a.ts`, './b'), `${dir}/b.ts`);
     assert.equal(resolveImport(`${dir}/a.ts`, '@lib/x').kind, 'unresolved');
+  });
+
+  it("module-alias's `_moduleAliases` map aliases, into the sources of a build folder that is not there", () => {
+    const dir = fs.realpathSync(scratch('resolve-module-alias'));
+    const manifest = { dependencies: { 'module-alias': '^2.2.2' }, _moduleAliases: { '@models': 'dist/models', '@models/deep': 'lib/deep', '@root': '.' } };
+    write(`${dir}/package.json`, JSON.stringify(manifest));
+    write(`${dir}/src/models/user.ts`, 'export {};');
+    write(`${dir}/lib/deep/index.js`, 'module.exports = {};');
+    write(`${dir}/config.js`, 'module.exports = {};');
+    const from = `${dir}/src/app.ts`;
+    assert.deepEqual(resolveImport(from, '@models/user'), { kind: 'file', path: `${dir}/src/models/user.ts`, local: true, packageName: null });
+    // The longest alias wins; one whose target exists is taken as it is.
+    assert.equal(target(from, '@models/deep'), `${dir}/lib/deep/index.js`);
+    assert.equal(target(from, '@root/config'), `${dir}/config.js`);
+    assert.equal(resolveImport(from, '@modelsx/user').kind, 'unresolved');
+  });
+
+  it('`_moduleAliases` without a dependency on module-alias map nothing', () => {
+    const dir = fs.realpathSync(scratch('resolve-no-module-alias'));
+    write(`${dir}/package.json`, JSON.stringify({ _moduleAliases: { '@models': 'src/models' } }));
+    write(`${dir}/src/models/user.ts`, 'export {};');
+    assert.equal(resolveImport(`${dir}/src/app.ts`, '@models/user').kind, 'unresolved');
   });
 });
 
