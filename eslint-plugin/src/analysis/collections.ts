@@ -38,6 +38,8 @@ export interface ChunkLoop {
   source: TSESTree.Node;
   /** The slice-size expression (`n`). */
   size: TSESTree.Node;
+  /** Its text when it is written in another module (a project helper that cuts the slices). */
+  sizeText?: string;
   /** Its value when it is a literal or a `const` with a literal initializer. */
   sizeValue: number | null;
   /** The call that cuts the slice (`slice`, `splice`, `chunk`). */
@@ -162,7 +164,10 @@ function identifierSize(ctx: CollectionContext, id: TSESTree.Identifier, depth: 
   if (def.type === 'ImportBinding') return importedSize(ctx, id, depth);
   const annotated = tupleAnnotationLength(def.name);
   if (annotated !== null) return { kind: 'bounded', count: annotated };
-  if (def.type === 'Parameter') return handedSliceSize(ctx, def.node as FunctionNode, def.name, depth);
+  if (def.type === 'Parameter') {
+    const handed = handedSliceSize(ctx, def.node as FunctionNode, def.name, depth);
+    return handed.kind === 'unknown' ? helperSliceSize(ctx, def.node as FunctionNode, def.name) : handed;
+  }
   if (def.type !== 'Variable' || def.node.id !== def.name) return UNKNOWN;
   const declaration = def.node.parent;
   const loop = declaration.parent;
@@ -192,6 +197,54 @@ function handedSliceSize(ctx: CollectionContext, fn: FunctionNode, param: TSESTr
     found ??= { ...chunk, loop: walk.walker, handedBy: call };
   }
   return found ? { kind: 'chunk', chunk: found } : UNKNOWN;
+}
+
+/**
+ * The callback's first parameter is one slice of a list a helper walks slice by slice:
+ * `batch.processArray(inboxes, async (slice) => …, opts)` where the helper (same file or an
+ * imported project module) awaits its callback parameter on `array.slice(start, start + n)` of its
+ * list parameter inside a loop. The walk is the helper call, which also hands each slice over.
+ */
+function helperSliceSize(ctx: CollectionContext, fn: FunctionNode, param: TSESTree.Node): CollectionSize {
+  const call = fn.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || fn.params[0] !== param) return UNKNOWN;
+  const callbackIndex = call.arguments.indexOf(fn as TSESTree.CallExpressionArgument);
+  if (callbackIndex < 0) return UNKNOWN;
+  const local = getCallGraph(ctx.sourceCode).resolveCall(call);
+  const helper = local ? { fn: local.node, sourceCode: ctx.sourceCode } : resolveImportedFunction(ctx.sourceCode, call.callee);
+  if (!helper || helper.fn === fn) return UNKNOWN;
+  const cut = slicedCallback(helper.sourceCode, helper.fn, callbackIndex);
+  const list = cut ? call.arguments[cut.listIndex] : undefined;
+  if (!cut || !list || list.type === AST_NODE_TYPES.SpreadElement) return UNKNOWN;
+  return {
+    kind: 'chunk',
+    chunk: { via: 'slice', loop: call, source: list, size: call, sizeText: helper.sourceCode.getText(cut.size), sizeValue: constNumber(helper.sourceCode, cut.size), cut: call, handedBy: call },
+  };
+}
+
+/** In `helper`, an awaited call of its parameter `callbackIndex`, in a loop, with a window slice of another parameter. */
+function slicedCallback(sourceCode: Services, helper: FunctionNode, callbackIndex: number): { listIndex: number; size: TSESTree.Node } | null {
+  const callback = helper.params[callbackIndex];
+  if (callback?.type !== AST_NODE_TYPES.Identifier || helper.body.type !== AST_NODE_TYPES.BlockStatement) return null;
+  let found: { listIndex: number; size: TSESTree.Node } | null = null;
+  walk(helper.body, sourceCode.visitorKeys, (node) => {
+    if (found || isFunctionNode(node)) return false;
+    if (node.type !== AST_NODE_TYPES.AwaitExpression) return undefined;
+    const called = skipTransparent(node.argument);
+    if (called.type !== AST_NODE_TYPES.CallExpression || called.callee.type !== AST_NODE_TYPES.Identifier || called.callee.name !== callback.name) return undefined;
+    if (findVariable(sourceCode, called.callee)?.defs[0]?.name !== callback || !enclosingLoop(called)) return undefined;
+    let arg: TSESTree.Node | null | undefined = called.arguments[0];
+    if (arg?.type === AST_NODE_TYPES.Identifier) arg = constInit(sourceCode, arg);
+    const slice = arg ? skipTransparent(arg) : null;
+    if (slice?.type !== AST_NODE_TYPES.CallExpression || slice.callee.type !== AST_NODE_TYPES.MemberExpression || staticPropertyName(slice.callee) !== 'slice') return undefined;
+    const [start, end] = slice.arguments;
+    const size = start && end ? windowSize(start, end) : null;
+    const list = skipTransparent(slice.callee.object);
+    const listIndex = list.type === AST_NODE_TYPES.Identifier ? helper.params.findIndex((p) => p.type === AST_NODE_TYPES.Identifier && p.name === list.name) : -1;
+    if (size && listIndex >= 0 && listIndex !== callbackIndex) found = { listIndex, size };
+    return undefined;
+  });
+  return found;
 }
 
 /** `import { REGIONS } from './config'` with `export const REGIONS = ['eu', 'us']` there. */
@@ -328,7 +381,7 @@ function chunkSource(
     const variable = findVariable(ctx.sourceCode, expr);
     const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
     if (def?.type === 'Variable' && def.node.init && def.node.id === def.name && !isReassigned(variable as TSESLint.Scope.Variable, def.node.parent)) {
-      return chunkSource(ctx, def.node.init, depth + 1);
+      return pushedSlices(ctx, variable as TSESLint.Scope.Variable, def.node.init) ?? chunkSource(ctx, def.node.init, depth + 1);
     }
     return null;
   }
@@ -337,6 +390,31 @@ function chunkSource(
   if (source.type === AST_NODE_TYPES.SpreadElement || size.type === AST_NODE_TYPES.SpreadElement) return null;
   if (!isChunkFunction(ctx.sourceCode, expr)) return null;
   return { via: 'chunk', source, size, sizeValue: constNumber(ctx.sourceCode, size), cut: expr };
+}
+
+/**
+ * `const batches = []; for (let i = 0; i < xs.length; i += n) batches.push(xs.slice(i, i + n));`:
+ * a list of slices cut by a stepping loop, each pushed whole (directly or through a `const`).
+ */
+function pushedSlices(ctx: CollectionContext, variable: TSESLint.Scope.Variable, init: TSESTree.Node): Omit<ChunkLoop, 'loop'> | null {
+  const start = skipTransparent(init);
+  if (start.type !== AST_NODE_TYPES.ArrayExpression || start.elements.length > 0) return null;
+  let found: Omit<ChunkLoop, 'loop'> | null = null;
+  for (const reference of variable.references) {
+    const member = reference.identifier.parent;
+    if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== reference.identifier) continue;
+    const name = staticPropertyName(member);
+    if (name === null || !RESIZING_METHODS.has(name) || member.parent?.type !== AST_NODE_TYPES.CallExpression) continue;
+    const pushed = name === 'push' && member.parent.arguments.length === 1 ? member.parent.arguments[0] : undefined;
+    let value = pushed && pushed.type !== AST_NODE_TYPES.SpreadElement ? skipTransparent(pushed) : null;
+    if (value?.type === AST_NODE_TYPES.Identifier) value = constInit(ctx.sourceCode, value);
+    const slice = value ? skipTransparent(value) : null;
+    if (slice?.type !== AST_NODE_TYPES.CallExpression || slice.callee.type !== AST_NODE_TYPES.MemberExpression || staticPropertyName(slice.callee) !== 'slice') return null;
+    const size = sliceSize(ctx, slice, skipTransparent(slice.callee.object), 0);
+    if (size.kind !== 'chunk') return null;
+    found ??= { via: 'slice', source: size.chunk.source, size: size.chunk.size, sizeValue: size.chunk.sizeValue, cut: slice };
+  }
+  return found;
 }
 
 function isChunkFunction(sourceCode: Services, call: TSESTree.CallExpression): boolean {

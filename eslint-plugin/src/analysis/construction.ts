@@ -214,6 +214,21 @@ export function classFieldConstruction(
   return agreeingConstruction(sourceCode, values) ?? annotated;
 }
 
+/**
+ * The module type `this.<name>` is declared as, when its only declaration says so and nothing is
+ * assigned to it: `constructor(private client: MatrixClient)` with `MatrixClient` from `matrix-bot-sdk`.
+ */
+export function thisFieldAnnotatedRef(sourceCode: Services, member: TSESTree.MemberExpression): ModuleRef | null {
+  if (member.object.type !== AST_NODE_TYPES.ThisExpression) return null;
+  const name = staticPropertyName(member);
+  const classNode = name === null ? null : thisClass(member);
+  const sources = classNode && name !== null ? classFieldSources(classNode).get(name) ?? [] : [];
+  const only = sources.length === 1 ? sources[0] : undefined;
+  const declaration = only !== undefined && (only.type === AST_NODE_TYPES.PropertyDefinition ||
+    (only.type === AST_NODE_TYPES.Identifier && only.parent?.type === AST_NODE_TYPES.TSParameterProperty));
+  return declaration ? annotatedRef(sourceCode, only)?.ref ?? null : null;
+}
+
 /** Everything that may initialize `this.<name>`: field initializers, assignments, parameter properties. */
 function classFieldSources(classNode: TSESTree.ClassDeclaration | TSESTree.ClassExpression): Map<string, TSESTree.Node[]> {
   const body = classNode.body;

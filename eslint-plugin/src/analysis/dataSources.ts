@@ -3,12 +3,14 @@ import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
 import { contains, findObjectProperty, findVariable, isFunctionNode, returnedValues, sameFileCallArguments, skipTransparent, staticPropertyName, walk } from './ast';
 import { getCallGraph, resolveImportedFunction } from './callGraph';
-import { annotatedRef, getConstruction } from './construction';
-import { handlerRegistration } from './handlers';
+import { annotatedRef, getConstruction, thisFieldAnnotatedRef } from './construction';
+import type { HandlerRegistration } from './handlers';
+import { handlerRegistration, importedRegistration } from './handlers';
 import type { ModuleRef } from './imports';
 import { refMatches, requiredModule, resolveReference } from './imports';
 import { chatCollection, chatRecordRead } from './chatCollections';
-import { isProjectSpecifier, localExport } from './localModules';
+import { knownCallers } from './knownCallers';
+import { isProjectSpecifier, localExport, sourceFileOf } from './localModules';
 import { membershipBound } from './membershipFilters';
 import { awaitsUnreadableHelper } from './unreadableHelpers';
 import { carriedValue } from './valueCarriers';
@@ -40,6 +42,9 @@ const CLIENT_MODULES: ReadonlySet<string> = new Set([
   'sequelize-typescript', 'better-sqlite3', 'sqlite', 'sqlite3', 'postgres', 'drizzle-orm', 'kysely', 'ioredis', 'redis',
   '@elastic/elasticsearch', '@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb', '@aws-sdk/client-s3', '@octokit/rest',
   'axios', 'got', 'undici', 'ky',
+  // Typegoose's `getModelForClass(C)` hands back a mongoose model; a matrix-bot-sdk `MatrixClient`
+  // asks the homeserver (`getJoinedRooms()`, `getRoomMembers(id)`).
+  '@typegoose/typegoose', 'matrix-bot-sdk',
 ]);
 
 /** HTTP clients: a call of the module is a request; only their factories make a client. */
@@ -242,22 +247,39 @@ function itemIndex(fn: FunctionNode): number {
 }
 
 function parameterOrigin(ctx: OriginContext, fn: FunctionNode, name: TSESTree.Node, depth: number): ValueOrigin {
-  // A module nothing in sight imports runs per request, but what hands it its arguments (a router,
-  // a loader that validates first) is not in sight: its parameters say nothing of their origin.
-  const registration = handlerRegistration(ctx.sourceCode, ctx.filename, fn);
-  if (registration && registration.byUsage !== 'module') return 'data';
+  if (requestRegistration(ctx, fn)) return 'data';
   if (isQueueConsumer(ctx.sourceCode, fn)) return 'data';
   const index = fn.params.findIndex((p) => contains(p, name));
   // A callback's item is an item of what it walks (after the accumulator, for `reduce`).
   const walked = index === itemIndex(fn) ? iteratedBy(fn) : null;
   if (walked) return valueOrigin(ctx, walked, depth);
   const args = sameFileCallArguments(ctx.sourceCode, fn, index);
-  if (!args || args.length === 0) return 'unknown';
-  const origins = args.map((a) => (a ? valueOrigin(ctx, a, depth) : 'declared'));
+  const origins = args && args.length > 0
+    ? args.map((a) => (a ? valueOrigin(ctx, a, depth) : 'declared'))
+    : exportCallerOrigins(ctx, fn, index, depth);
+  if (origins.length === 0) return 'unknown';
   // Data only when every caller in the file passes data; declared only when every one passes that.
   if (origins.every((o) => o === 'data')) return 'data';
   if (origins.every((o) => o === 'declared' || o === 'capped')) return anyOf(origins);
   return 'unknown';
+}
+
+/**
+ * `module.exports = { sendAll }` with `sendAll(list.emails, …)` in the controller that imports it:
+ * what the exported function's callers, in its own file and its importers, pass at `index`.
+ * Empty when they are not all known (see `knownCallers`).
+ */
+function exportCallerOrigins(ctx: OriginContext, fn: FunctionNode, index: number, depth: number): ValueOrigin[] {
+  if (index < 0 || fn.params[index]?.type === AST_NODE_TYPES.RestElement) return [];
+  const sites = knownCallers(ctx.sourceCode, fn);
+  if (!sites) return [];
+  const origins: ValueOrigin[] = [];
+  for (const site of sites) {
+    const arg = site.call.arguments[index];
+    if (arg?.type === AST_NODE_TYPES.SpreadElement) return [];
+    origins.push(arg ? valueOrigin({ sourceCode: site.sourceCode, filename: sourceFileOf(site.sourceCode) ?? ctx.filename }, arg, depth) : 'declared');
+  }
+  return origins;
 }
 
 /** A function handed to a queue library's consumer API, directly or as an option of it. */
@@ -275,11 +297,50 @@ function isQueueConsumer(sourceCode: Services, fn: FunctionNode): boolean {
   return ref !== null && QUEUE_MODULES.has(ref.module);
 }
 
+/** Registered here, or by a file that imports it (`router.get('/x', controller.countByCity)`). */
+function requestRegistration(ctx: OriginContext, fn: FunctionNode): HandlerRegistration | null {
+  // A module nothing in sight imports runs per request, but what hands it its arguments (a router,
+  // a loader that validates first) is not in sight: its parameters say nothing of their origin.
+  const registration = handlerRegistration(ctx.sourceCode, ctx.filename, fn);
+  if (registration && registration.byUsage !== 'module') return registration;
+  return importedRegistration(ctx.sourceCode, fn);
+}
+
+/** Servers whose handlers get the request object first (`(req, res)`, koa's `ctx`). */
+const REQUEST_FRAMEWORKS: ReadonlySet<string> = new Set(['express', 'koa', 'fastify', 'node:http']);
+/**
+ * What of that object the client sent (express/fastify `req.body`, `req.query`, koa
+ * `ctx.request`, the session and user it carries). The rest is what the server put there
+ * itself: parse-server's `req.config`, `req.app`, a middleware's own fields.
+ */
+const REQUEST_DATA: ReadonlySet<string> = new Set([
+  'body', 'query', 'params', 'files', 'file', 'headers', 'cookies', 'signedCookies', 'session', 'user', 'rawBody', 'request', 'req', 'raw',
+]);
+
+/** `req.config` of a request handler's `req`: not something the client sent. */
+function serverField(ctx: OriginContext, object: TSESTree.Node, member: TSESTree.MemberExpression): boolean {
+  const name = staticPropertyName(member);
+  return name !== null && !REQUEST_DATA.has(name) && isRequestObject(ctx, object, 0);
+}
+
+/** The first parameter of a request handler, or of a same-file helper every caller hands that parameter. */
+function isRequestObject(ctx: OriginContext, node: TSESTree.Node, hops: number): boolean {
+  const expr = skipTransparent(node);
+  if (expr.type !== AST_NODE_TYPES.Identifier || hops > 3) return false;
+  const def = findVariable(ctx.sourceCode, expr)?.defs[0];
+  if (def?.type !== 'Parameter' || !isFunctionNode(def.node) || def.node.params[0] !== def.name) return false;
+  const registration = requestRegistration(ctx, def.node);
+  if (registration) return REQUEST_FRAMEWORKS.has(registration.framework);
+  const args = sameFileCallArguments(ctx.sourceCode, def.node, 0);
+  return args !== null && args.length > 0 && args.every((a) => a !== null && isRequestObject(ctx, a, hops + 1));
+}
+
 function memberOrigin(ctx: OriginContext, member: TSESTree.MemberExpression, depth: number): ValueOrigin {
   const chat = chatCollection(ctx.sourceCode, ctx.filename, member);
   if (chat) return chat;
   const object = skipTransparent(member.object);
   if (object.type === AST_NODE_TYPES.ThisExpression) return 'unknown';
+  if (serverField(ctx, object, member)) return 'unknown';
   // `pool.query(…)` is data, `pool` itself is not: a member of a client is more client.
   if (isClient(ctx, object)) return 'unknown';
   const base = valueOrigin(ctx, object, depth);
@@ -411,6 +472,10 @@ function clientRef(ctx: OriginContext, node: TSESTree.Node): ModuleRef | null {
   }
   if (expr.type === AST_NODE_TYPES.MemberExpression && skipTransparent(expr.object).type !== AST_NODE_TYPES.ThisExpression) {
     return clientRef(ctx, expr.object);
+  }
+  if (expr.type === AST_NODE_TYPES.MemberExpression) {
+    const annotated = thisFieldAnnotatedRef(ctx.sourceCode, expr);
+    if (annotated && CLIENT_MODULES.has(annotated.module) && !HTTP_MODULES.has(annotated.module)) return annotated;
   }
   return null;
 }

@@ -165,7 +165,7 @@ export default createRule<Options, MessageId>({
       const chunk = fanOut.size.chunk;
       // Slices of one run one call at a time: sequential, no idle slots to speak of.
       if (chunk.sizeValue === 1 || !(chunk.handedBy ? settlesWithin(call) : isAwaitedIn(call, chunk.loop))) return;
-      const size = sourceCode.getText(chunk.size);
+      const size = chunk.sizeText ?? sourceCode.getText(chunk.size);
       const evidence = [evidenceAt(chunk.cut, 'the slice is cut here')];
       if (chunk.handedBy) evidence.push(evidenceAt(chunk.handedBy, 'each slice is handed over here, one after another'));
       recordEvidence(context, call, 'chunkedBatch', evidence);
