@@ -11,11 +11,11 @@
 // folder with the built CLI (`npm run build` first) and matches each finding to a label of the same
 // rule and file within two lines of the finding or of one of its related locations (a hazard label
 // on the release a throw skips matches the finding at the acquire). A finding whose own line is a
-// near miss is a false positive; a finding on an
-// unlabelled line is counted apart: the labels are not exhaustive, so those need a blind look
-// (--list prints them) before they count either way. Blind verdicts on such lines go in
-// `judged.json` (`{ rule, file, line, verdict: 'TP' | 'debatable' | 'FP' }`): TP and FP then count
-// as such, and debatable ones count on neither side; what is still unjudged is shown apart.
+// near miss is a false positive; a finding on an unlabelled line is counted apart: the labels are
+// not exhaustive, so those need a blind look (--list prints them, with the misses and the false
+// positives) before they count either way. Blind verdicts on such lines go in `judged.json`
+// (`{ rule, file, line, verdict: 'TP' | 'debatable' | 'FP' }`): TP and FP then count as such, and
+// debatable ones count on neither side; what is still unjudged is shown apart.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -127,6 +127,7 @@ const at = (f, l) => f.file === l.file && f.rule === l.rule && close(f.line, l);
 const rows = [];
 const unjudged = [];
 const missed = [];
+const falsePositives = [];
 for (const rule of rules) {
   const hazards = labels.filter((l) => l.rule === rule && l.label === 'hazard');
   const nearMisses = labels.filter((l) => l.rule === rule && l.label === 'near-miss');
@@ -140,7 +141,10 @@ for (const rule of rules) {
   for (const f of mine) {
     const verdict = judged.find((j) => j.rule === f.rule && j.file === f.file && j.line === f.line)?.verdict;
     if (hazards.some((h) => near(f, h)) || verdict === 'TP') tp++;
-    else if (nearMisses.some((n) => at(f, n)) || verdict === 'FP') fp++;
+    else if (nearMisses.some((n) => at(f, n)) || verdict === 'FP') {
+      fp++;
+      falsePositives.push(f);
+    }
     else if (verdict === 'debatable') debatable++;
     else {
       other++;
@@ -164,6 +168,8 @@ console.log(line(sum));
 if (args.includes('--list')) {
   console.log('\nmissed hazards:');
   for (const h of missed) console.log(`  ${h.rule} ${h.file}:${h.line}  ${h.why}`);
+  console.log('\nfindings on near-miss lines (or judged FP):');
+  for (const f of falsePositives) console.log(`  ${f.rule} ${f.file}:${f.line}`);
   console.log('\nfindings on unlabelled lines:');
   for (const f of unjudged) console.log(`  ${f.rule} ${f.file}:${f.line}`);
 }
