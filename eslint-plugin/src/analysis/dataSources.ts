@@ -10,7 +10,7 @@ import type { ModuleRef } from './imports';
 import { refMatches, requiredModule, resolveReference } from './imports';
 import { chatCollection, chatRecordRead } from './chatCollections';
 import { knownCallers } from './knownCallers';
-import { isProjectSpecifier, localExport, sourceFileOf } from './localModules';
+import { isProjectSpecifier, localExport, moduleSourceCode, sourceFileOf } from './localModules';
 import { membershipBound } from './membershipFilters';
 import { awaitsUnreadableHelper } from './unreadableHelpers';
 import { carriedValue } from './valueCarriers';
@@ -298,7 +298,8 @@ function isQueueConsumer(sourceCode: Services, fn: FunctionNode): boolean {
 }
 
 /** Registered here, or by a file that imports it (`router.get('/x', controller.countByCity)`). */
-function requestRegistration(ctx: OriginContext, fn: FunctionNode): HandlerRegistration | null {
+/** How a framework runs `fn`; `file` is the registering file when another file of the package registers it. */
+function requestRegistration(ctx: OriginContext, fn: FunctionNode): (HandlerRegistration & { file?: string }) | null {
   // A module nothing in sight imports runs per request, but what hands it its arguments (a router,
   // a loader that validates first) is not in sight: its parameters say nothing of their origin.
   const registration = handlerRegistration(ctx.sourceCode, ctx.filename, fn);
@@ -341,11 +342,47 @@ function memberOrigin(ctx: OriginContext, member: TSESTree.MemberExpression, dep
   const object = skipTransparent(member.object);
   if (object.type === AST_NODE_TYPES.ThisExpression) return 'unknown';
   if (serverField(ctx, object, member)) return 'unknown';
+  if (staticPropertyName(member) === 'files' && uploadsCapped(ctx, object)) return 'capped';
   // `pool.query(…)` is data, `pool` itself is not: a member of a client is more client.
   if (isClient(ctx, object)) return 'unknown';
   const base = valueOrigin(ctx, object, depth);
   // `rows.length` and other scalars do not matter here: only collections are asked about.
   return base;
+}
+
+/**
+ * `router.post('/x', upload.array('images', 3), handler)`: multer's middleware in the same
+ * registration rejects a request with more files than its `maxCount`, so `req.files` is capped.
+ * Also `upload.fields([{ name, maxCount }, …])` when every field names a literal count. The
+ * middleware is told by what built it (`multer(…)`, here or in the module it is imported from).
+ */
+function uploadsCapped(ctx: OriginContext, request: TSESTree.Node): boolean {
+  const expr = skipTransparent(request);
+  if (expr.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(ctx.sourceCode, expr)?.defs[0];
+  if (def?.type !== 'Parameter' || !isFunctionNode(def.node)) return false;
+  const registration = requestRegistration(ctx, def.node);
+  const call = registration?.node;
+  if (call?.type !== AST_NODE_TYPES.CallExpression) return false;
+  const at = registration?.file ? moduleSourceCode(registration.file) : ctx.sourceCode;
+  if (!at) return false;
+  return call.arguments.some((arg) => {
+    const mw = skipTransparent(arg);
+    if (mw.type !== AST_NODE_TYPES.CallExpression) return false;
+    const callee = skipTransparent(mw.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+    const method = staticPropertyName(callee);
+    if (method !== 'array' && method !== 'fields') return false;
+    if (getConstruction(at, callee.object)?.ref.module !== 'multer') return false;
+    if (method === 'array') return isCount(mw.arguments[1]);
+    const list = mw.arguments[0] ? skipTransparent(mw.arguments[0]) : null;
+    return list?.type === AST_NODE_TYPES.ArrayExpression && list.elements.length > 0 &&
+      list.elements.every((e) => e?.type === AST_NODE_TYPES.ObjectExpression && isCount(findObjectProperty(e, 'maxCount')?.value));
+  });
+}
+
+function isCount(node: TSESTree.Node | undefined | null): boolean {
+  return node?.type === AST_NODE_TYPES.Literal && typeof node.value === 'number';
 }
 
 /** `require('./config.json')`, `import { guildIds } from '../settings.json'`: the program's own configuration. */
