@@ -71,6 +71,13 @@ export function calleeName(call: TSESTree.CallExpression | TSESTree.NewExpressio
   return null;
 }
 
+/** `null` or `undefined` (through casts and parentheses): no value. */
+export function isNullOrUndefined(node: TSESTree.Node): boolean {
+  const expr = skipTransparent(node);
+  return (expr.type === AST_NODE_TYPES.Literal && expr.value === null && !('regex' in expr) && !('bigint' in expr)) ||
+    (expr.type === AST_NODE_TYPES.Identifier && expr.name === 'undefined');
+}
+
 /** Finds the variable a name refers to at `node`, walking up the scope chain. */
 export function findVariable(
   sourceCode: Readonly<TSESLint.SourceCode>,

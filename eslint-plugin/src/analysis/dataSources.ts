@@ -297,8 +297,10 @@ function isQueueConsumer(sourceCode: Services, fn: FunctionNode): boolean {
   return ref !== null && QUEUE_MODULES.has(ref.module);
 }
 
-/** Registered here, or by a file that imports it (`router.get('/x', controller.countByCity)`). */
-/** How a framework runs `fn`; `file` is the registering file when another file of the package registers it. */
+/**
+ * How a framework runs `fn`: registered here, or by a file that imports it
+ * (`router.get('/x', controller.countByCity)`), which `file` then names.
+ */
 function requestRegistration(ctx: OriginContext, fn: FunctionNode): (HandlerRegistration & { file?: string }) | null {
   // A module nothing in sight imports runs per request, but what hands it its arguments (a router,
   // a loader that validates first) is not in sight: its parameters say nothing of their origin.
@@ -326,14 +328,20 @@ function serverField(ctx: OriginContext, object: TSESTree.Node, member: TSESTree
 
 /** The first parameter of a request handler, or of a same-file helper every caller hands that parameter. */
 function isRequestObject(ctx: OriginContext, node: TSESTree.Node, hops: number): boolean {
-  const expr = skipTransparent(node);
-  if (expr.type !== AST_NODE_TYPES.Identifier || hops > 3) return false;
-  const def = findVariable(ctx.sourceCode, expr)?.defs[0];
-  if (def?.type !== 'Parameter' || !isFunctionNode(def.node) || def.node.params[0] !== def.name) return false;
-  const registration = requestRegistration(ctx, def.node);
+  const fn = hops > 3 ? null : firstParameterOf(ctx, node);
+  if (!fn) return false;
+  const registration = requestRegistration(ctx, fn);
   if (registration) return REQUEST_FRAMEWORKS.has(registration.framework);
-  const args = sameFileCallArguments(ctx.sourceCode, def.node, 0);
+  const args = sameFileCallArguments(ctx.sourceCode, fn, 0);
   return args !== null && args.length > 0 && args.every((a) => a !== null && isRequestObject(ctx, a, hops + 1));
+}
+
+/** The function whose first parameter `node` names. */
+function firstParameterOf(ctx: OriginContext, node: TSESTree.Node): FunctionNode | null {
+  const expr = skipTransparent(node);
+  if (expr.type !== AST_NODE_TYPES.Identifier) return null;
+  const def = findVariable(ctx.sourceCode, expr)?.defs[0];
+  return def?.type === 'Parameter' && isFunctionNode(def.node) && def.node.params[0] === def.name ? def.node : null;
 }
 
 function memberOrigin(ctx: OriginContext, member: TSESTree.MemberExpression, depth: number): ValueOrigin {
@@ -357,11 +365,8 @@ function memberOrigin(ctx: OriginContext, member: TSESTree.MemberExpression, dep
  * middleware is told by what built it (`multer(…)`, here or in the module it is imported from).
  */
 function uploadsCapped(ctx: OriginContext, request: TSESTree.Node): boolean {
-  const expr = skipTransparent(request);
-  if (expr.type !== AST_NODE_TYPES.Identifier) return false;
-  const def = findVariable(ctx.sourceCode, expr)?.defs[0];
-  if (def?.type !== 'Parameter' || !isFunctionNode(def.node)) return false;
-  const registration = requestRegistration(ctx, def.node);
+  const fn = firstParameterOf(ctx, request);
+  const registration = fn ? requestRegistration(ctx, fn) : null;
   const call = registration?.node;
   if (call?.type !== AST_NODE_TYPES.CallExpression) return false;
   const at = registration?.file ? moduleSourceCode(registration.file) : ctx.sourceCode;

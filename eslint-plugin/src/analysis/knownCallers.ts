@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { findVariable, isFunctionNode, isNullOrUndefined, skipTransparent, staticPropertyName, walk } from './ast';
 import { resolveReference } from './imports';
 import { isProjectSpecifier, lintGeneration, localExport, moduleSourceCode, scannedLocalImports, sourceFileOf } from './localModules';
 import { conventionCalls } from './conventionLoads';
@@ -516,10 +516,6 @@ function builtClass(sourceCode: Services, expr: TSESTree.Node | null | undefined
   return findVariable(sourceCode, built.callee);
 }
 
-const isNothing = (expr: TSESTree.Node): boolean => {
-  const value = skipTransparent(expr);
-  return (value.type === AST_NODE_TYPES.Literal && value.value === null) || (value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined');
-};
 
 /**
  * A read of a holder that keeps the instance where it is: a member of it (`manager.init()`), or a
@@ -625,7 +621,7 @@ function heldClass(sourceCode: Services, holder: TSESTree.Node, method: string |
       if (!reference.isWrite()) continue;
       const written = reference.writeExpr;
       if (written == null) return null;
-      if (!isNothing(written)) classes.add(builtClass(sourceCode, written));
+      if (!isNullOrUndefined(written)) classes.add(builtClass(sourceCode, written));
     }
   } else if (holder.type === AST_NODE_TYPES.MemberExpression && holder.object.type === AST_NODE_TYPES.ThisExpression) {
     const field = staticPropertyName(holder);

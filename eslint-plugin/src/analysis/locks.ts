@@ -43,7 +43,7 @@ import type { ParserServices, TSESLint, TSESTree } from '@typescript-eslint/util
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { ResourceShape } from '../util/settings';
 import type { FunctionNode } from './ast';
-import { contains, enclosingFunction, findVariable, isFunctionNode, nodeAtIndex, nodesAtMatches, skipTransparent, staticPropertyName } from './ast';
+import { calleeName, contains, enclosingFunction, findVariable, isFunctionNode, nodeAtIndex, nodesAtMatches, skipTransparent, staticPropertyName } from './ast';
 import type { ConstructionKind } from './catalog';
 import { getConstruction, thisClass } from './construction';
 import { refMatches, resolveReference } from './imports';
@@ -1057,13 +1057,6 @@ function moduleUnlockCalls(
     }
   }
   return found;
-}
-
-/** `lockSync` of `lockfile.lockSync(…)` or `lockSync(…)`. */
-function calleeName(call: TSESTree.CallExpression): string | null {
-  const callee = skipTransparent(call.callee);
-  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
-  return callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
 }
 
 /** Same object by text, and for identifiers the same variable: `this.lock`, `lock`, `deps.pool`. */

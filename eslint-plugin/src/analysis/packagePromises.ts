@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_TOKEN_TYPES } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { findVariable, isFunctionNode, isNullOrUndefined, skipTransparent, staticPropertyName } from './ast';
 import { annotatedRef, getConstruction } from './construction';
 import type { ModuleRef } from './imports';
 import { importedModules, resolveReference } from './imports';
@@ -258,24 +258,19 @@ function awaitedBrowser(sourceCode: Services, argument: TSESTree.Node, depth: nu
 function browserWrites(sourceCode: Services, id: TSESTree.Identifier, depth: number): Found | null {
   const variable = findVariable(sourceCode, id);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-  if (def?.type !== 'Variable' || def.node.id !== def.name || (def.node.init && !isNullish(def.node.init))) return null;
+  if (def?.type !== 'Variable' || def.node.id !== def.name || (def.node.init && !isNullOrUndefined(def.node.init))) return null;
   let found: Found | null = null;
   for (const ref of variable?.references ?? []) {
     if (!ref.isWrite() || ref.init) continue;
     const assignment = ref.identifier.parent;
     if (assignment?.type !== AST_NODE_TYPES.AssignmentExpression || assignment.operator !== '=' || assignment.left !== ref.identifier) return null;
-    if (isNullish(assignment.right)) continue;
+    if (isNullOrUndefined(assignment.right)) continue;
     const value = skipTransparent(assignment.right);
     const object = value.type === AST_NODE_TYPES.AwaitExpression ? awaitedBrowser(sourceCode, value.argument, depth + 1) : null;
     if (!object || (found && found.object !== object.object)) return null;
     found ??= object;
   }
   return found;
-}
-
-function isNullish(node: TSESTree.Node): boolean {
-  const expr = skipTransparent(node);
-  return (expr.type === AST_NODE_TYPES.Literal && expr.value === null) || (expr.type === AST_NODE_TYPES.Identifier && expr.name === 'undefined');
 }
 
 /** A construction from a known package: `new Discord.WebhookClient(…)`, `new MongoClient(…)`, `mongoose.model(…)`. */

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { findVariable, isFunctionNode, isNullOrUndefined, skipTransparent, staticPropertyName, walk } from './ast';
 import { resolveCalleeFunction } from './callGraph';
 import { cannotBeNullish, collectionCallResult, isNeverThrowingCall } from './knownValues';
 import { importedFunction, importsProjectModules } from './moduleFunctions';
@@ -209,7 +209,6 @@ function isRejectionSource(node: TSESTree.Node, canReject: (value: TSESTree.Node
   }
 }
 
-/** A `throw` that belongs to this block (not to a function declared in it). */
 const ENDS_PROCESS: ReadonlySet<string> = new Set(['exit', 'abort', 'reallyExit']);
 
 /**
@@ -227,6 +226,7 @@ function finallyEndsProcess(sourceCode: Services, block: TSESTree.BlockStatement
   });
 }
 
+/** A `throw` that belongs to this block (not to a function declared in it). */
 function throwsDirectly(block: TSESTree.BlockStatement): boolean {
   let found = false;
   const visit = (node: TSESTree.Node): void => {
@@ -400,9 +400,7 @@ export function callbackCannotThrow(sourceCode: Services, callback: TSESTree.Nod
 
 /** `undefined` or `null` in a callback's place: no callback. */
 function isNoCallback(node: TSESTree.Node): boolean {
-  const expr = skipTransparent(node);
-  return (expr.type === AST_NODE_TYPES.Identifier && expr.name === 'undefined') ||
-    (expr.type === AST_NODE_TYPES.Literal && expr.value === null);
+  return isNullOrUndefined(node);
 }
 
 const CHAIN_METHODS: ReadonlySet<string> = new Set(['then', 'catch', 'finally']);

@@ -8,7 +8,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { contains, findVariable, isFunctionNode, skipTransparent } from './ast';
+import { contains, findVariable, isFunctionNode, isNullOrUndefined, skipTransparent } from './ast';
 import { leakBeforeHandOver } from './handOver';
 import type { Acquisition, ReleaseSite } from './locks';
 import { releaseCoverStatement } from './locks';
@@ -554,16 +554,11 @@ export function absentBranch(acquisition: Acquisition, test: TSESTree.Expression
     const expr = skipTransparent(node);
     return expr.type === AST_NODE_TYPES.Identifier && variable.references.some((r) => r.identifier === expr);
   };
-  const isNothing = (node: TSESTree.Node): boolean => {
-    const expr = skipTransparent(node);
-    return (expr.type === AST_NODE_TYPES.Literal && expr.value === null && !('regex' in expr)) ||
-      (expr.type === AST_NODE_TYPES.Identifier && expr.name === 'undefined');
-  };
   const expr = skipTransparent(test);
   if (isResource(expr)) return 'alternate';
   if (expr.type === AST_NODE_TYPES.UnaryExpression && expr.operator === '!' && isResource(expr.argument)) return 'consequent';
   if (expr.type === AST_NODE_TYPES.BinaryExpression) {
-    const compared = (isResource(expr.left) && isNothing(expr.right)) || (isResource(expr.right) && isNothing(expr.left));
+    const compared = (isResource(expr.left) && isNullOrUndefined(expr.right)) || (isResource(expr.right) && isNullOrUndefined(expr.left));
     if (!compared) return null;
     if (expr.operator === '==' || expr.operator === '===') return 'consequent';
     if (expr.operator === '!=' || expr.operator === '!==') return 'alternate';

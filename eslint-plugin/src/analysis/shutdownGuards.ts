@@ -1,8 +1,10 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
-import { skipTransparent, staticPropertyName, walk } from './ast';
+import { calleeName, skipTransparent, staticPropertyName, walk } from './ast';
 import { thisClass } from './construction';
 import type { Acquisition } from './locks';
+
+type Services = Readonly<TSESLint.SourceCode>;
 
 /**
  * `await this.semaphore.acquire(); if (this.shouldStop) return null`, in a class whose only
@@ -12,9 +14,6 @@ import type { Acquisition } from './locks';
  * nothing anyone still waits on. Decided from the class's own writes to the flag and its own
  * release calls, never from the flag's name.
  */
-
-type Services = Readonly<TSESLint.SourceCode>;
-
 export function exitsOnlyAfterShutdown(sourceCode: Services, acquisition: Acquisition, test: TSESTree.Expression): boolean {
   const owner = acquisition.owner ? skipTransparent(acquisition.owner) : null;
   const flag = skipTransparent(test);
@@ -62,9 +61,4 @@ function releasesOwnerInSameMethod(sourceCode: Services, assignment: TSESTree.No
 function isThisMember(node: TSESTree.Node, name: string): boolean {
   const expr = skipTransparent(node);
   return expr.type === AST_NODE_TYPES.MemberExpression && expr.object.type === AST_NODE_TYPES.ThisExpression && staticPropertyName(expr) === name;
-}
-
-function calleeName(call: TSESTree.CallExpression): string | null {
-  const callee = skipTransparent(call.callee);
-  return callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
 }

@@ -280,8 +280,9 @@ function buildSleepAnalysis(
     walk(root, sourceCode.visitorKeys, (node) => {
       if (node !== root && isFunctionNode(node) && !isSynchronouslyInvoked(node)) return false;
       if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.NewExpression) return true;
-      const raced = !isWaitedFor(node) && isRacedWork(node);
-      if (!raced && !isWaitedFor(node) && !isPassedToWaiter(node)) return true;
+      const waited = isWaitedFor(node);
+      const raced = !waited && isRacedWork(node);
+      if (!waited && !raced && !isPassedToWaiter(node)) return true;
       const kind = classify(node);
       // A timer raced against the work is its deadline, not a delay anyone waits out.
       if (kind && raced) return false;

@@ -6,15 +6,6 @@ import { resolveReference } from './imports';
 import { importedFunction, importsProjectModules } from './moduleFunctions';
 import { functionCannotThrow } from './rejections';
 
-/**
- * Is a synchronous call's body out of sight? A call that `cannotThrow` could not clear is either
- * code we read and could not prove safe (a function of this file or of a readable project module),
- * or code we never see: a package's function, a method of a value from elsewhere
- * (`signal.addEventListener(…)`, `client.on(…)`), a function of a project module that is not
- * there to read. Only the second kind is "unseen"; the host's functions that throw on bad input
- * by design (`JSON.parse`, `new URL`, `decodeURIComponent`, node's `assert`) are never unseen.
- */
-
 type Services = Readonly<TSESLint.SourceCode>;
 
 /** Globals that throw on input of the wrong shape: parsing and decoding. */
@@ -26,6 +17,14 @@ const THROWING_GLOBALS: ReadonlySet<string> = new Set([
 /** Modules whose functions exist to throw. */
 const THROWING_MODULES: ReadonlySet<string> = new Set(['assert', 'assert/strict']);
 
+/**
+ * Is a synchronous call's body out of sight? A call that `cannotThrow` could not clear is either
+ * code we read and could not prove safe (a function of this file or of a readable project module),
+ * or code we never see: a package's function, a method of a value from elsewhere
+ * (`signal.addEventListener(…)`, `client.on(…)`), a function of a project module that is not
+ * there to read. Only the second kind is "unseen"; the host's functions that throw on bad input
+ * by design (`JSON.parse`, `new URL`, `decodeURIComponent`, node's `assert`) are never unseen.
+ */
 export function isUnseenCall(sourceCode: Services, call: TSESTree.CallExpression): boolean {
   const callee = skipTransparent(call.callee);
   if (callee.type !== AST_NODE_TYPES.Identifier && callee.type !== AST_NODE_TYPES.MemberExpression) return false;

@@ -8,3 +8,12 @@ export const report = (line: number, column = 9): FanOutError => ({ messageId: '
 
 export const dropped = (line: number, method: string, source: string): FanOutError =>
   ({ messageId: 'unawaitedFanOut', line, column: 3, data: { method, source, remedy: 'Add `p-map` (or `p-limit`) to package.json and bound it to 8 at a time.' }, suggestions: [] });
+
+/** A chunked batch: slices of `size` from `source`, walked by the loop at line `loop`. */
+export const chunked = (line: number, column: number, size: string, source: string, loop: number) => ({
+  messageId: 'chunkedBatch' as const,
+  line,
+  column,
+  data: { method: 'all', size, source, line: loop, remedy: `Add \`p-map\` (or \`p-limit\`) to package.json and bound it to ${size.replace(/`/g, '')} at a time.` },
+  suggestions: [],
+});

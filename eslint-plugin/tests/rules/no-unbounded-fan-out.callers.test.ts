@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import type { MessageId, Options } from '../../src/rules/no-unbounded-fan-out';
 import rule from '../../src/rules/no-unbounded-fan-out';
 import { createRecommendedRuleTester, createRuleTester, fixture } from '../ruleTester';
-import { report } from './fanOutErrors';
+import { chunked, report } from './fanOutErrors';
 
 // Where a collection's size comes from when the code that fills it is in another file of the
 // package (tests/fixtures/fan-out-callers): routes.js registers `hotels.countByCity` as a route
@@ -14,14 +14,6 @@ const file = (name: string): { filename: string; code: string } => {
   const filename = fixture(`fan-out-callers/src/${name}`);
   return { filename, code: fs.readFileSync(filename, 'utf8') };
 };
-const chunked = (line: number, column: number, size: string, source: string, loop: number) => ({
-  messageId: 'chunkedBatch' as const,
-  line,
-  column,
-  data: { method: 'all', size, source, line: loop, remedy: `Add \`p-map\` (or \`p-limit\`) to package.json and bound it to ${size.replace(/`/g, '')} at a time.` },
-  suggestions: [],
-});
-
 createRecommendedRuleTester().run<MessageId, Options>('no-unbounded-fan-out (recommended: origins across files)', rule as never, {
   valid: [],
   invalid: [

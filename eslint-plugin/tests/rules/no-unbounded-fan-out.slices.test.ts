@@ -1,19 +1,12 @@
 import type { MessageId, Options } from '../../src/rules/no-unbounded-fan-out';
 import rule from '../../src/rules/no-unbounded-fan-out';
 import { createRecommendedRuleTester, createRuleTester, fixture } from '../ruleTester';
+import { chunked } from './fanOutErrors';
 
 // Slices of a chunked list walked in one function and mapped in another: the mapping function's
 // `Promise.all` is a chunked batch, under both presets (a list cut into slices is one its author
 // expects to be long). The folder declares neither p-map nor p-limit, so there are no suggestions.
 const FILE = fixture('fan-out-origins/src/batches.js');
-
-const chunked = (line: number, column: number, size: string, source: string, loop: number) => ({
-  messageId: 'chunkedBatch' as const,
-  line,
-  column,
-  data: { method: 'all', size, source, line: loop, remedy: `Add \`p-map\` (or \`p-limit\`) to package.json and bound it to ${size.replace(/`/g, '')} at a time.` },
-  suggestions: [],
-});
 
 const valid = [
   // Slices of one: one call at a time.
