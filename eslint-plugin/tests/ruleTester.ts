@@ -18,23 +18,31 @@ export const FIXTURES_DIR = path.join(__dirname, 'fixtures');
  */
 export const STRICT = { 'async-hazards': { preset: 'strict' } };
 
+/** Which factory made a tester: the parser sweep (parsers.test.ts) replays the untyped ones' cases. */
+export const testerKinds = new WeakMap<RuleTester, 'strict' | 'recommended' | 'typed'>();
+
+function made(tester: RuleTester, kind: 'strict' | 'recommended' | 'typed'): RuleTester {
+  testerKinds.set(tester, kind);
+  return tester;
+}
+
 /** Untyped tester: syntax and imports only, the way the rules run in a zero-setup folder. */
 export function createRuleTester(): RuleTester {
-  return new RuleTester({
+  return made(new RuleTester({
     languageOptions: {
       parserOptions: { ecmaVersion: 'latest', sourceType: 'module' },
     },
     settings: STRICT,
-  });
+  }), 'strict');
 }
 
 /** Untyped tester under `recommended`, the preset with no setting. */
 export function createRecommendedRuleTester(): RuleTester {
-  return new RuleTester({
+  return made(new RuleTester({
     languageOptions: {
       parserOptions: { ecmaVersion: 'latest', sourceType: 'module' },
     },
-  });
+  }), 'recommended');
 }
 
 /**
@@ -42,7 +50,7 @@ export function createRecommendedRuleTester(): RuleTester {
  * with `filename: 'file.ts'` (the default) or another file inside the fixtures folder.
  */
 export function createTypedRuleTester(): RuleTester {
-  return new RuleTester({
+  return made(new RuleTester({
     languageOptions: {
       parserOptions: {
         projectService: { allowDefaultProject: ['*.ts*', '*.js'] },
@@ -50,7 +58,7 @@ export function createTypedRuleTester(): RuleTester {
       },
     },
     settings: STRICT,
-  });
+  }), 'typed');
 }
 
 /** Path of a fixture file, for `filename` in typed cases. */

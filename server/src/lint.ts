@@ -44,6 +44,9 @@
  * - `nativeParser` (an option, the language server's): the syntactic path parses with oxc's native
  *   parser where its binding loads (nativeParser.ts), each file it cannot serve exactly as
  *   `@typescript-eslint/parser` would going to that parser; `LintResult.parsedBy` says which parsed.
+ * - Flow: a JavaScript file whose leading comments carry Flow's `@flow` pragma is parsed by
+ *   hermes-eslint (type annotations are not TypeScript's, and typescript-eslint rejects many of
+ *   them), loaded at the first such file. The rules give the same findings under either parser.
  * - `LintResult.reads`: every file the project layer read for the run (the plugin's read log:
  *   path and content hash, `file`/`directory` for a stat, or `missing`). The result holds while
  *   each read does (`isReadCurrent`); ESLint's own reading of the linted text is not in it.
@@ -175,7 +178,7 @@ export interface LintResult {
   /** What the project layer read to lint this text; empty when nothing was linted. */
   reads: FileRead[];
   /** Which parser parsed the text (absent when nothing was linted). */
-  parsedBy?: 'oxc' | 'typescript-eslint';
+  parsedBy?: 'oxc' | 'typescript-eslint' | 'hermes-eslint';
   durationMs: number;
 }
 
@@ -287,6 +290,25 @@ function withPreset(shared: unknown, preset: Preset | undefined): unknown {
 // The recommended config's parser: the server needs no parser of its own.
 const parser = nonNull(plugin.configs.recommended.languageOptions?.parser, 'recommended config has a parser') as Linter.Parser;
 
+/** hermes-eslint, loaded at the first Flow file. */
+let flowParser: Linter.Parser | undefined;
+function sharedFlowParser(): Linter.Parser {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when a Flow file comes
+  flowParser ??= require('hermes-eslint') as Linter.Parser;
+  return flowParser;
+}
+
+const JS_EXTENSIONS = new Set(['.js', '.jsx', '.mjs', '.cjs']);
+/** The comments (and a shebang) before a file's first token. */
+const LEADING_COMMENTS = /^(?:#![^\n]*)?(?:\s+|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*/;
+
+/** A JavaScript file Flow checks: `@flow` in a comment before the first token, and no `@noflow`. */
+export function isFlowFile(filePath: string, text: string): boolean {
+  if (!JS_EXTENSIONS.has(path.extname(filePath).toLowerCase())) return false;
+  const head = LEADING_COMMENTS.exec(text.slice(0, 64 * 1024))?.[0] ?? '';
+  return /@flow\b/.test(head) && !/@noflow\b/.test(head);
+}
+
 /** Loaded once per process, at the first linter that asks; null when no binding loads here. */
 let nativeParser: NativeParser | null | undefined;
 function sharedNativeParser(): NativeParser | null {
@@ -336,6 +358,8 @@ class LintCore implements AsyncHazardsLinter {
   private readonly configCache = new Map<string, Linter.Config[]>();
   /** Each cached config as ESLint's own config array, per linter folder (its base path). */
   private readonly configArrays = new WeakMap<Linter.Config[], Map<string, Linter.Config[]>>();
+  /** Each cached config with hermes-eslint as its parser, for Flow files. */
+  private readonly flowTwins = new WeakMap<Linter.Config[], Linter.Config[]>();
   /** Rules that threw during the `verify` under way (it is synchronous, so one list serves). */
   private crashes: RuleCrash[] = [];
   /** The syntactic path's parser: oxc's when asked for and loaded, else typescript-eslint's. */
@@ -515,14 +539,14 @@ class LintCore implements AsyncHazardsLinter {
   }
 
   private async run(text: string, filePath: string, plan: RunPlan, result: LintResult, callOptions: LintTextOptions): Promise<void> {
-    let current = plan;
-    if (plan.typed && result.project && !this.builtProjects.has(result.project)) {
+    let current = isFlowFile(filePath, text) ? { ...plan, typed: false, config: this.flowTwin(plan) } : plan;
+    if (current.typed && result.project && !this.builtProjects.has(result.project)) {
       await this.notice(`building:${result.project}`, { kind: 'typeInfoBuilding', project: result.project });
     }
     const buildStarted = performance.now();
     this.layOverlays();
     let messages = this.verifyLogged(text, filePath, current, result);
-    const fatal = plan.typed ? messages.find((m) => m.fatal) : undefined;
+    const fatal = current.typed ? messages.find((m) => m.fatal) : undefined;
     if (fatal && isProjectServiceFailure(fatal.message)) {
       // The project service could not serve this file (a plain syntax error is reported as is).
       current = { ...plan, typed: false, config: this.syntacticTwin(plan) };
@@ -535,7 +559,7 @@ class LintCore implements AsyncHazardsLinter {
         project: result.project,
         reason: fatal.message.replace(/^Parsing error:\s*/, ''),
       });
-    } else if (plan.typed && result.project && !this.builtProjects.has(result.project)) {
+    } else if (current.typed && result.project && !this.builtProjects.has(result.project)) {
       this.builtProjects.add(result.project);
       await this.notice(`built:${result.project}`, { kind: 'typeInfoBuilt', project: result.project, durationMs: performance.now() - buildStarted });
     }
@@ -546,6 +570,17 @@ class LintCore implements AsyncHazardsLinter {
   private syntacticTwin(plan: RunPlan): Linter.Config[] {
     const [first] = plan.config;
     return [{ ...first, languageOptions: { parser: this.syntacticParser(), parserOptions: { jsDocParsingMode: 'none', loggerFn: false } } }];
+  }
+
+  /** The plan's config with hermes-eslint for a Flow file (no type information: Flow's are not TypeScript's). */
+  private flowTwin(plan: RunPlan): Linter.Config[] {
+    let twin = this.flowTwins.get(plan.config);
+    if (!twin) {
+      const [first] = plan.config;
+      twin = [{ ...first, languageOptions: { parser: sharedFlowParser(), parserOptions: { sourceType: 'module' } } }];
+      this.flowTwins.set(plan.config, twin);
+    }
+    return twin;
   }
 
   private syntacticParser(): Linter.Parser {
@@ -577,7 +612,9 @@ class LintCore implements AsyncHazardsLinter {
     this.crashes = [];
     if (this.native) this.native.lastParse = null;
     const messages = this.linterFor(filePath).verify(text, this.configArray(plan.config, this.linterCwd(filePath)), { filename: filePath });
-    result.parsedBy = !plan.typed && this.native?.lastParse?.by === 'native' ? 'oxc' : 'typescript-eslint';
+    const parserOf = plan.config[0]?.languageOptions?.parser;
+    result.parsedBy = parserOf !== undefined && parserOf === flowParser ? 'hermes-eslint'
+      : !plan.typed && this.native?.lastParse?.by === 'native' ? 'oxc' : 'typescript-eslint';
     const crashed = this.takeCrashes(result);
     if (crashed.length === 0) return messages;
     const dropped = new Set(crashed.map((name) => `${plan.alias}/${name}`));

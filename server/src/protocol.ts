@@ -51,8 +51,8 @@ export interface StatusParams {
   lastLintAt?: string;
   /** Whether the last lint used type information. */
   typeAware?: boolean;
-  /** Which parser parsed the last linted text: oxc's native one, or @typescript-eslint/parser. */
-  parser?: 'oxc' | 'typescript-eslint';
+  /** Which parser parsed the last linted text: oxc's native one, @typescript-eslint/parser, or hermes-eslint for Flow. */
+  parser?: 'oxc' | 'typescript-eslint' | 'hermes-eslint';
 }
 
 /** Server → client: what the server is doing. */

@@ -462,6 +462,30 @@ describe('errors', () => {
     assert.equal(byRule(result.reports).get('async-hazards/no-blocking-in-async'), 1);
   });
 
+  it('a Flow file (the @flow pragma) is parsed as Flow; the same syntax without the pragma is a syntax error', () => {
+    // A type cast `(value: Type)` is Flow's alone: typescript-eslint's parser rejects it.
+    const flow = (pragma: string) => `${pragma}import { readFileSync } from 'node:fs';
+type Job = { id: string };
+export async function load(p: ?string): Promise<*> {
+  const job = ({ id: p ?? 'x' }: Job);
+  return readFileSync(job.id, 'utf8');
+}
+class Worker {
+  run(job: Job): Promise<void> { return fetch(job.id).then(() => {}); }
+  start(): void { this.run({ id: 'a' }); }
+}
+export default Worker;
+`;
+    const dir = scratch({ 'flow.js': flow('// @flow\n'), 'block.js': flow('/**\n * Jobs.\n * @flow strict\n */\n'), 'plain.js': flow(''), 'noflow.js': flow('// @noflow\n') });
+    const result = json(['.', '--strict'], dir);
+    const rules = (name: string) => result.reports.find((r) => r.filePath.endsWith(name))?.messages.map((m) => m.ruleId ?? 'fatal').sort();
+    // The annotation tells `this.run()` is a promise under Flow as under TypeScript.
+    assert.deepEqual(rules('flow.js'), ['async-hazards/no-blocking-in-async', 'async-hazards/no-orphaned-promise']);
+    assert.deepEqual(rules('block.js'), rules('flow.js'));
+    assert.deepEqual(rules('plain.js'), ['fatal']);
+    assert.deepEqual(rules('noflow.js'), ['fatal']);
+  });
+
   it('a rule that crashes exits 2 with one summary line per rule, and the other rules still report', () => {
     const dir = crashingProject();
     const result = json(['src'], dir, { ASYNC_HAZARDS_TEST_PLUGIN: path.join(dir, 'crashing-plugin.cjs') });

@@ -71,6 +71,30 @@ export function calleeName(call: TSESTree.CallExpression | TSESTree.NewExpressio
   return null;
 }
 
+/**
+ * A return or variable annotation naming `Promise` or `PromiseLike`: TypeScript's `Promise<T>`, or
+ * Flow's (`GenericTypeAnnotation`, from hermes-eslint) for a Flow file.
+ */
+export function annotatesPromise(annotation: TSESTree.TSTypeAnnotation | undefined): boolean {
+  const type = annotation?.typeAnnotation as { type: string; typeName?: TSESTree.Node; id?: TSESTree.Node } | undefined;
+  const name = type?.type === AST_NODE_TYPES.TSTypeReference ? type.typeName : type?.type === 'GenericTypeAnnotation' ? type.id : undefined;
+  return name?.type === AST_NODE_TYPES.Identifier && (name.name === 'Promise' || name.name === 'PromiseLike');
+}
+
+/**
+ * A class's or class member's decorators. typescript-eslint's parser always gives the array;
+ * espree and hermes-eslint leave the field out, and the rules run under whatever parser the
+ * user's config names.
+ */
+export function decoratorsOf(node: TSESTree.ClassDeclaration | TSESTree.ClassExpression | TSESTree.MethodDefinition): TSESTree.Decorator[] {
+  return (node.decorators as TSESTree.Decorator[] | undefined) ?? [];
+}
+
+/** A class's `implements` list: absent, like decorators, from parsers that read no TypeScript. */
+export function implementsOf(cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): TSESTree.TSClassImplements[] {
+  return (cls.implements as TSESTree.TSClassImplements[] | undefined) ?? [];
+}
+
 /** `null` or `undefined` (through casts and parentheses): no value. */
 export function isNullOrUndefined(node: TSESTree.Node): boolean {
   const expr = skipTransparent(node);

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
+import { annotatesPromise, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { isSynchronouslyInvoked } from './asyncContext';
 import { thisClass } from './construction';
 import { resolveReference } from './imports';
@@ -74,7 +74,7 @@ function build(sourceCode: Services): CallGraph {
       name: functionName(node),
       isAsync: node.async,
       isGenerator: node.generator,
-      returnsPromiseType: declaresPromise(node),
+      returnsPromiseType: annotatesPromise(node.returnType),
       ownCalls: [],
       get calls() {
         fillCalls();
@@ -287,9 +287,3 @@ export function functionName(fn: FunctionNode): string | null {
   return null;
 }
 
-function declaresPromise(fn: FunctionNode): boolean {
-  const type = fn.returnType?.typeAnnotation;
-  if (type?.type !== AST_NODE_TYPES.TSTypeReference) return false;
-  const name = type.typeName;
-  return name.type === AST_NODE_TYPES.Identifier && (name.name === 'Promise' || name.name === 'PromiseLike');
-}

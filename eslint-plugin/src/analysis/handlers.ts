@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import * as path from 'node:path';
 import type { FunctionNode } from './ast';
-import { declaredName, findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { declaredName, decoratorsOf, findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
 import { isSynchronouslyInvoked, isTypeWrapper } from './asyncContext';
 import { resolveCalleeFunction } from './callGraph';
 import { annotatedRef } from './construction';
@@ -436,10 +436,10 @@ function declaredHandler(sourceCode: Services, fn: FunctionNode): HandlerRegistr
 function nestRoute(sourceCode: Services, fn: FunctionNode): HandlerRegistration | null {
   const method = fn.parent;
   if (method?.type !== AST_NODE_TYPES.MethodDefinition || method.value !== fn) return null;
-  const route = method.decorators.find((d) => nestDecorator(sourceCode, d, NEST_ROUTE_DECORATORS));
+  const route = decoratorsOf(method).find((d) => nestDecorator(sourceCode, d, NEST_ROUTE_DECORATORS));
   const cls = method.parent.parent;
   if (!route || (cls.type !== AST_NODE_TYPES.ClassDeclaration && cls.type !== AST_NODE_TYPES.ClassExpression)) return null;
-  const controller = cls.decorators.some((d) => nestDecorator(sourceCode, d, new Set(['Controller'])));
+  const controller = decoratorsOf(cls).some((d) => nestDecorator(sourceCode, d, new Set(['Controller'])));
   return controller ? { framework: 'nestjs', role: 'route handler', node: route } : null;
 }
 

@@ -2,7 +2,7 @@ import type * as ts from 'typescript';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { calleeName, constInit, findVariable, isFunctionNode, patternNames, returnedValues, skipTransparent, staticPropertyName, walk } from './ast';
+import { annotatesPromise, calleeName, constInit, findVariable, isFunctionNode, patternNames, returnedValues, skipTransparent, staticPropertyName, walk } from './ast';
 import { getCallGraph, resolveCalleeFunction } from './callGraph';
 import { combinatorCannotReject } from './combinators';
 import type { ModuleRef } from './imports';
@@ -182,7 +182,7 @@ function promiseSummary(sourceCode: Services, fn: FunctionNode, depth: number): 
 function computeSummary(sourceCode: Services, fn: FunctionNode, depth: number): Summary | null {
   if (fn.generator) return null;
   if (fn.async) return { canReject: !isRejectionGuarded(fn, sourceCode), rejectsAtRunTime: asyncBodyRejection(sourceCode, fn) !== null };
-  if (declaresPromiseType(fn.returnType)) return { canReject: true, rejectsAtRunTime: true };
+  if (annotatesPromise(fn.returnType)) return { canReject: true, rejectsAtRunTime: true };
   const returned = returnedValues(fn, sourceCode.visitorKeys);
   if (returned.length === 0) return null;
   let canReject = false;
@@ -398,7 +398,7 @@ function promiseFunctionNames(sourceCode: Services): ReadonlySet<string> {
     const inner = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration
       ? statement.declaration
       : statement;
-    if (inner?.type === AST_NODE_TYPES.TSDeclareFunction && inner.id && declaresPromiseType(inner.returnType)) {
+    if (inner?.type === AST_NODE_TYPES.TSDeclareFunction && inner.id && annotatesPromise(inner.returnType)) {
       names.add(inner.id.name);
     }
   }
@@ -416,16 +416,10 @@ function declaredPromiseFunction(sourceCode: Services, callee: TSESTree.Node): P
     const fn = def.node;
     if (fn.type === AST_NODE_TYPES.FunctionDeclaration && fn.async) return true;
     return (fn.type === AST_NODE_TYPES.TSDeclareFunction || fn.type === AST_NODE_TYPES.FunctionDeclaration) &&
-      declaresPromiseType(fn.returnType);
+      annotatesPromise(fn.returnType);
   });
   const first = signatures[0]?.node;
   return all && first ? { kind: 'local', name: callee.name, declaration: first, declaredAsync: false } : null;
-}
-
-function declaresPromiseType(annotation: TSESTree.TSTypeAnnotation | undefined): boolean {
-  const type = annotation?.typeAnnotation;
-  if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier) return false;
-  return type.typeName.name === 'Promise' || type.typeName.name === 'PromiseLike';
 }
 
 function chainOrigin(call: TSESTree.CallExpression, callee: TSESTree.MemberExpression): PromiseOrigin | null {

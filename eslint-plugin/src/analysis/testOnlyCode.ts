@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import { isLibraryPackage, isTestSuiteFile, packageFilesNaming, packageImporters } from '../project';
-import { contains, isFunctionNode, walk } from './ast';
+import { contains, decoratorsOf, implementsOf, isFunctionNode, walk } from './ast';
 import { resolveReference } from './imports';
 import { isProjectSpecifier, ModuleAnswers, moduleSourceCode } from './localModules';
 
@@ -48,7 +48,7 @@ function outermostNamed(sourceCode: Services, node: TSESTree.Node): Named | null
     const parent: TSESTree.Node | undefined = current.parent;
     if (parent?.type === AST_NODE_TYPES.MethodDefinition && parent.value === current) {
       if (parent.computed || parent.kind !== 'method' || parent.key.type !== AST_NODE_TYPES.Identifier ||
-        parent.decorators.length > 0 || !heritageIsProjects(sourceCode, parent.parent.parent)) return null;
+        decoratorsOf(parent).length > 0 || !heritageIsProjects(sourceCode, parent.parent.parent)) return null;
       found = { name: parent.key.name, fn: current };
     } else if (current.type === AST_NODE_TYPES.FunctionDeclaration && current.id) {
       found = { name: current.id.name, fn: current };
@@ -68,8 +68,8 @@ function outermostNamed(sourceCode: Services, node: TSESTree.Node): Named | null
 /** A class whose `extends` and `implements` name nothing from a library (whose code may call its methods by name). */
 function heritageIsProjects(sourceCode: Services, cls: TSESTree.Node): boolean {
   if (cls.type !== AST_NODE_TYPES.ClassDeclaration && cls.type !== AST_NODE_TYPES.ClassExpression) return false;
-  if (cls.decorators.length > 0) return false;
-  const names = [cls.superClass, ...cls.implements.map((i) => i.expression)];
+  if (decoratorsOf(cls).length > 0) return false;
+  const names = [cls.superClass, ...implementsOf(cls).map((i) => i.expression)];
   return names.every((n) => {
     const ref = n ? resolveReference(sourceCode, n) : null;
     return ref === null || isProjectSpecifier(sourceCode, ref.module);
