@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CodeAction, Diagnostic, Hover, InitializeResult, MarkupContent, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import type { StatusParams } from '../../server/src/protocol';
 import { DIAGNOSTIC_SOURCE, FIX_ALL_KIND } from '../../server/src/protocol';
 import { HAZARDS_TS, lineOf, makeFolder } from './fixtures';
 import { LspHarness, repoRoot } from './harness';
@@ -182,6 +183,26 @@ describe('language server', () => {
     assert.match(diagnostics[0]!.message as string, /^Parsing error: /);
     assert.equal(diagnostics[0]!.range.start.line, 0);
     await harness.close(uri);
+  });
+
+  it('parses a Flow file (@flow) with hermes-eslint and reports in it; without the pragma it is a parse error', async () => {
+    const flow = (pragma: string) => `${pragma}type Job = { id: string };
+export function start(id: string): void {
+  const job = ({ id }: Job);
+  fetch(job.id);
+}
+`;
+    const statuses = async (uri: string) => (await harness.waitForNotification<StatusParams>('asyncHazards/status', (p) => p.uri === uri && p.state === 'ready')).parser;
+    const flowUri = await harness.open(path.join(scratch.dir, 'src', 'jobs.js'), flow('// @flow\n'));
+    assert.deepEqual((await harness.diagnostics(flowUri)).map((d) => [d.code, d.range.start.line]), [['async-hazards/no-orphaned-promise', 4]]);
+    assert.equal(await statuses(flowUri), 'hermes-eslint');
+    await harness.close(flowUri);
+    const plainUri = await harness.open(path.join(scratch.dir, 'src', 'plain.js'), flow(''));
+    const plain = await harness.diagnostics(plainUri);
+    assert.equal(plain.length, 1);
+    assert.match(plain[0]!.message as string, /^Parsing error/);
+    assert.notEqual(await statuses(plainUri), 'hermes-eslint');
+    await harness.close(plainUri);
   });
 
   it('skips a file over the size limit and says so once', async () => {
