@@ -32,7 +32,7 @@ export { importRecords } from './importRecords';
 export type { ParsedModule } from './modules';
 export { isModuleText, moduleCacheStats, moduleTokens, parsedModule } from './modules';
 export type { DependencyVersion, PackageDependencies, PackageFacts } from './packages';
-export { declaresDependency, dependencyVersion, lowestMajor, nearestDependencies, nearestPackage } from './packages';
+export { declaresDependency, dependencyVersion, lowestMajor, nearestDependencies, nearestPackage, parseJson, workspacePackageDir } from './packages';
 export type { Resolution } from './resolve';
 export { bareName, resolveImport } from './resolve';
 
