@@ -1,5 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
+import * as path from 'node:path';
+import { listDirectory, nearestPackage } from '../project';
 import type { FunctionNode } from './ast';
 import { contains, findObjectProperty, findVariable, isFunctionNode, returnedValues, sameFileCallArguments, skipTransparent, staticPropertyName, walk } from './ast';
 import { getCallGraph, resolveImportedFunction } from './callGraph';
@@ -416,6 +418,27 @@ function readsOwnJson(sourceCode: Services, ref: ModuleRef, call: TSESTree.CallE
   return !written;
 }
 
+const SOURCE_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
+
+/**
+ * `readdir('./src/events')`: a listing of a fixed folder of the package that holds its own source
+ * modules (directly or one level down, and nothing else but JSON and docs) is the program's code,
+ * as long as what is checked in. A folder of uploads, data or anything built at run time is not.
+ */
+function listsOwnSources(ctx: OriginContext, ref: ModuleRef, call: TSESTree.CallExpression): boolean {
+  const name = ref.path[ref.path.length - 1];
+  if (name !== 'readdir' && name !== 'readdirSync' && name !== 'opendir') return false;
+  const relative = fixedPath(call.arguments[0]);
+  const manifest = nearestPackage(ctx.filename).manifest;
+  if (relative === null || path.isAbsolute(relative) || manifest === null) return false;
+  const dir = path.join(path.dirname(manifest), relative);
+  const top = listDirectory(dir);
+  const levels = [top, ...top.dirs.map((d) => listDirectory(path.join(dir, d)))];
+  const files = levels.flatMap((l) => l.files);
+  return files.some((f) => SOURCE_FILE.test(f)) && files.every((f) => SOURCE_FILE.test(f) || /\.(?:json|md)$/.test(f)) &&
+    levels.slice(1).every((l) => l.dirs.length === 0);
+}
+
 function fixedPath(node: TSESTree.Node | undefined): string | null {
   const expr = node ? skipTransparent(node) : null;
   if (expr?.type === AST_NODE_TYPES.Literal && typeof expr.value === 'string') return expr.value;
@@ -435,7 +458,7 @@ function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: nu
   if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'fetch' && !findVariable(ctx.sourceCode, callee)?.defs.length) return 'data';
   const ref = resolveReference(ctx.sourceCode, promisifiedTarget(ctx.sourceCode, callee) ?? callee);
   if (ref && DATA_FUNCTIONS.some((f) => refMatches(ref, f.module, ...f.path))) {
-    if (readsOwnJson(ctx.sourceCode, ref, call)) return 'declared';
+    if (readsOwnJson(ctx.sourceCode, ref, call) || listsOwnSources(ctx, ref, call)) return 'declared';
     return capped(call) ? 'capped' : 'data';
   }
   if (isClientCall(ctx, call)) return queryChainCapped(call) ? 'capped' : 'data';

@@ -313,3 +313,26 @@ createRecommendedRuleTester().run('no-unbounded-fan-out (recommended, JSON confi
     },
   ],
 });
+
+// A listing of a fixed folder of the package that holds its own modules (tests/fixtures/fan-out-listing/src/events)
+// is the program's code: as many items as are checked in.
+const LOADER = fixture('fan-out-listing/src/loader.js');
+const EVENT_LOADER = `import { readdir } from 'node:fs/promises';
+export default async (client) => {
+  const entries = await readdir('./src/events', { withFileTypes: true });
+  const categories = entries.filter((e) => e.isDirectory()).map((e) => e.name);
+  await Promise.all(categories.map(async (category) => {
+    const files = await readdir(\`./src/events/\${category}\`);
+    for (const file of files) client.on(file, (await import(\`./events/\${category}/\${file}\`)).default);
+  }));
+};`;
+
+createRecommendedRuleTester().run('no-unbounded-fan-out (recommended, listings of the program\'s own modules)', rule, {
+  valid: [{ code: EVENT_LOADER, filename: LOADER }],
+  invalid: [
+    // Near miss: a folder of uploaded files is data, whatever the program checked in there.
+    { code: EVENT_LOADER.replace("readdir('./src/events'", "readdir('./uploads'"), filename: LOADER, errors: [report(5)] },
+    // Near miss: a folder named at run time.
+    { code: EVENT_LOADER.replace("readdir('./src/events'", 'readdir(process.env.EVENTS_DIR'), filename: LOADER, errors: [report(5)] },
+  ],
+});
