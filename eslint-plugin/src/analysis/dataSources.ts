@@ -1,5 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
+import * as path from 'node:path';
+import { listDirectory, nearestPackage } from '../project';
 import type { FunctionNode } from './ast';
 import { contains, findObjectProperty, findVariable, isFunctionNode, returnedValues, sameFileCallArguments, skipTransparent, staticPropertyName, walk } from './ast';
 import { getCallGraph, resolveImportedFunction } from './callGraph';
@@ -12,7 +14,7 @@ import { chatCollection, chatRecordRead } from './chatCollections';
 import { knownCallers } from './knownCallers';
 import { isProjectSpecifier, localExport, moduleSourceCode, sourceFileOf } from './localModules';
 import { membershipBound } from './membershipFilters';
-import { awaitsUnreadableHelper } from './unreadableHelpers';
+import { HANDLE_CALLBACK_METHODS, awaitsUnreadableHelper } from './unreadableHelpers';
 import { carriedValue } from './valueCarriers';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -129,7 +131,10 @@ function compute(ctx: OriginContext, expr: TSESTree.Node, depth: number): ValueO
       return anyOf(expr.elements.map((e) => (e?.type === AST_NODE_TYPES.SpreadElement ? valueOrigin(ctx, e.argument, depth) : 'declared')));
     case AST_NODE_TYPES.AwaitExpression: {
       const awaited = valueOrigin(ctx, expr.argument, depth);
-      return awaited === 'unknown' && awaitsUnreadableHelper(ctx.sourceCode, expr.argument) ? 'data' : awaited;
+      if (awaited !== 'unknown' || !awaitsUnreadableHelper(ctx.sourceCode, expr.argument)) return awaited;
+      // `await prisma.link.findMany({ take: 20 })` through a client the lint cannot read: still a page.
+      const call = skipTransparent(expr.argument);
+      return call.type === AST_NODE_TYPES.CallExpression && queryChainCapped(call) ? 'capped' : 'data';
     }
     case AST_NODE_TYPES.ConditionalExpression:
       return anyOf([valueOrigin(ctx, expr.consequent, depth), valueOrigin(ctx, expr.alternate, depth)]);
@@ -390,6 +395,57 @@ function isCount(node: TSESTree.Node | undefined | null): boolean {
   return node?.type === AST_NODE_TYPES.Literal && typeof node.value === 'number';
 }
 
+/**
+ * `readFile('./config/emotes.json', 'utf8')`: a JSON file at a fixed path of the program's own
+ * tree, which this file never writes, is configuration read at run time, as `require` would read
+ * it. A path built from input, or one the file also writes (a JSON store), stays data.
+ */
+function readsOwnJson(sourceCode: Services, ref: ModuleRef, call: TSESTree.CallExpression): boolean {
+  const name = ref.path[ref.path.length - 1];
+  if (name !== 'readFile' && name !== 'readFileSync') return false;
+  const path = fixedPath(call.arguments[0]);
+  if (path === null || !path.startsWith('.') || !path.endsWith('.json')) return false;
+  let written = false;
+  walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+    if (written) return false;
+    if (node.type === AST_NODE_TYPES.CallExpression && node !== call && node.arguments.some((a) => fixedPath(a) === path)) {
+      const callee = skipTransparent(node.callee);
+      const method = callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : callee.type === AST_NODE_TYPES.Identifier ? callee.name : null;
+      if (method === null || !/^(?:readFile|readFileSync)$/.test(method)) written = true;
+    }
+    return undefined;
+  });
+  return !written;
+}
+
+const SOURCE_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
+
+/**
+ * `readdir('./src/events')`: a listing of a fixed folder of the package that holds its own source
+ * modules (directly or one level down, and nothing else but JSON and docs) is the program's code,
+ * as long as what is checked in. A folder of uploads, data or anything built at run time is not.
+ */
+function listsOwnSources(ctx: OriginContext, ref: ModuleRef, call: TSESTree.CallExpression): boolean {
+  const name = ref.path[ref.path.length - 1];
+  if (name !== 'readdir' && name !== 'readdirSync' && name !== 'opendir') return false;
+  const relative = fixedPath(call.arguments[0]);
+  const manifest = nearestPackage(ctx.filename).manifest;
+  if (relative === null || path.isAbsolute(relative) || manifest === null) return false;
+  const dir = path.join(path.dirname(manifest), relative);
+  const top = listDirectory(dir);
+  const levels = [top, ...top.dirs.map((d) => listDirectory(path.join(dir, d)))];
+  const files = levels.flatMap((l) => l.files);
+  return files.some((f) => SOURCE_FILE.test(f)) && files.every((f) => SOURCE_FILE.test(f) || /\.(?:json|md)$/.test(f)) &&
+    levels.slice(1).every((l) => l.dirs.length === 0);
+}
+
+function fixedPath(node: TSESTree.Node | undefined): string | null {
+  const expr = node ? skipTransparent(node) : null;
+  if (expr?.type === AST_NODE_TYPES.Literal && typeof expr.value === 'string') return expr.value;
+  if (expr?.type === AST_NODE_TYPES.TemplateLiteral && expr.expressions.length === 0) return expr.quasis[0]?.value.cooked ?? null;
+  return null;
+}
+
 /** `require('./config.json')`, `import { guildIds } from '../settings.json'`: the program's own configuration. */
 function isOwnJson(module: string): boolean {
   return module.startsWith('.') && module.endsWith('.json');
@@ -401,7 +457,10 @@ function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: nu
   const callee = skipTransparent(call.callee);
   if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'fetch' && !findVariable(ctx.sourceCode, callee)?.defs.length) return 'data';
   const ref = resolveReference(ctx.sourceCode, promisifiedTarget(ctx.sourceCode, callee) ?? callee);
-  if (ref && DATA_FUNCTIONS.some((f) => refMatches(ref, f.module, ...f.path))) return capped(call) ? 'capped' : 'data';
+  if (ref && DATA_FUNCTIONS.some((f) => refMatches(ref, f.module, ...f.path))) {
+    if (readsOwnJson(ctx.sourceCode, ref, call) || listsOwnSources(ctx, ref, call)) return 'declared';
+    return capped(call) ? 'capped' : 'data';
+  }
   if (isClientCall(ctx, call)) return queryChainCapped(call) ? 'capped' : 'data';
   const chat = chatCollection(ctx.sourceCode, ctx.filename, call);
   if (chat) return capped(call) ? 'capped' : chat;
@@ -595,8 +654,6 @@ function capped(call: TSESTree.CallExpression): boolean {
 
 /** Methods that hand out one connection, transaction or query runner: what runs on it queues. */
 const SINGLE_HANDLE_METHODS: ReadonlySet<string> = new Set(['connect', 'getConnection', 'createQueryRunner', 'transaction', 'startTransaction', 'reserve']);
-/** Methods whose callback receives one transaction or connection (`knex.transaction(async (trx) => …)`). */
-const HANDLE_CALLBACK_METHODS: ReadonlySet<string> = new Set(['transaction', '$transaction', 'begin', 'withTransaction', 'connection']);
 const SINGLE_CONNECTIONS: readonly { module: string; export: string }[] = [
   { module: 'pg', export: 'Client' }, { module: 'mysql2', export: 'createConnection' }, { module: 'mysql2/promise', export: 'createConnection' },
   { module: 'mysql', export: 'createConnection' }, { module: 'better-sqlite3', export: 'default' },

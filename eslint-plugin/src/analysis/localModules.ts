@@ -3,7 +3,7 @@ import { AST_NODE_TYPES } from './nodeTypes';
 import { isBuiltin } from 'node:module';
 import * as path from 'node:path';
 import type { ParsedModule } from '../project';
-import { DISK_CACHE_MS, bareName, declaresDependency, importRecords, isModuleText, moduleTokens, parsedModule, projectVersion, readLogOpen, readText, resolveImport } from '../project';
+import { DISK_CACHE_MS, bareName, declaresDependency, importRecords, isModuleText, moduleTokens, parseJson, parsedModule, pathKind, projectVersion, readLogOpen, readText, resolveImport, workspacePackageDir } from '../project';
 import type { ModuleRef } from './imports';
 import { importedModules, normalizeModule } from './imports';
 import { skipTransparent, staticPropertyName } from './ast';
@@ -291,7 +291,27 @@ let projectGeneration = -1;
  */
 export function isUnreadableProjectModule(sourceCode: Services, specifier: string): boolean {
   const from = sourceFileOf(sourceCode);
-  return from !== null && bareName(specifier) === null && !specifier.startsWith('\0') && localTarget(from, specifier) === null;
+  if (from === null || specifier.startsWith('\0')) return false;
+  const name = bareName(specifier);
+  if (name === null) return localTarget(from, specifier) === null;
+  // `import { prisma } from '@linkwarden/prisma'`: a package of the workspace is the project's own
+  // code, unreadable when the source file its manifest names as entry is not in the folder.
+  if (name !== specifier || isBuiltin(specifier)) return false;
+  const dir = workspacePackageDir(from, name);
+  return dir !== null && localTarget(from, specifier) === null && entryMissing(dir);
+}
+
+const ENTRY_EXTENSIONS: readonly string[] = ['', '.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs', '/index.ts', '/index.js'];
+/** Folders of build output: an entry there is compiled from sources the package does hold (`src/`), only not built yet. */
+const BUILD_FOLDERS: ReadonlySet<string> = new Set(['dist', 'lib', 'build', 'out']);
+
+function entryMissing(dir: string): boolean {
+  const json = parseJson(readText(path.join(dir, 'package.json')));
+  const manifest = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
+  const entries = [manifest.main, manifest.module, 'index'].filter((e): e is string => typeof e === 'string');
+  if (entries.some((entry) => ENTRY_EXTENSIONS.some((ext) => pathKind(path.join(dir, entry + ext)) === 'file'))) return false;
+  const built = entries.some((entry) => BUILD_FOLDERS.has(path.normalize(entry).split(path.sep)[0] ?? ''));
+  return !(built && pathKind(path.join(dir, 'src')) === 'directory');
 }
 
 /** Re-exports (`export * from`, `export { x } from`) followed at most this deep: barrels nest a few levels. */

@@ -1,11 +1,14 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
-import { findVariable, skipTransparent } from './ast';
+import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
 import { resolveReference } from './imports';
 import { isUnreadableProjectModule } from './localModules';
 import { carriedValue } from './valueCarriers';
 
 type Services = Readonly<TSESLint.SourceCode>;
+
+/** Methods whose callback receives one transaction or connection (`knex.transaction(async (trx) => …)`). */
+export const HANDLE_CALLBACK_METHODS: ReadonlySet<string> = new Set(['transaction', '$transaction', 'begin', 'withTransaction', 'connection']);
 
 /**
  * `await getBars()`, `await Result.safe(listThreads())`, `await sdk.getPairs()` with `sdk` made by
@@ -32,8 +35,19 @@ function fromUnreadableModule(sourceCode: Services, node: TSESTree.Node, depth: 
   if (expr.type === AST_NODE_TYPES.MemberExpression) return fromUnreadableModule(sourceCode, expr.object, depth + 1);
   if (expr.type !== AST_NODE_TYPES.Identifier) return false;
   // `const sdk = getSdk(client)`: a client the unreadable module made.
-  const def = findVariable(sourceCode, expr)?.defs[0];
-  if (def?.type !== 'Variable' || def.node.id !== def.name || def.node.parent.kind !== 'const' || !def.node.init) return false;
+  // `prisma.$transaction(async (tx) => …)`: the transaction handed to the callback is the same client's.
+  const param = findVariable(sourceCode, expr)?.defs[0];
+  if (param?.type === 'Parameter' && isFunctionNode(param.node) && param.node.params[0] === param.name) {
+    const host = param.node.parent;
+    const callee = host?.type === AST_NODE_TYPES.CallExpression && host.arguments.includes(param.node as TSESTree.CallExpressionArgument) ? skipTransparent(host.callee) : null;
+    return callee?.type === AST_NODE_TYPES.MemberExpression && HANDLE_CALLBACK_METHODS.has(staticPropertyName(callee) ?? '') &&
+      fromUnreadableModule(sourceCode, callee.object, depth + 1);
+  }
+  // A `let` nothing assigns again holds its first value as surely as a `const` (yapi's `let inst = yapi.getInst(M)`).
+  const variable = findVariable(sourceCode, expr);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'Variable' || def.node.id !== def.name || !def.node.init) return false;
+  if (def.node.parent.kind !== 'const' && variable?.references.some((r) => r.isWrite() && !r.init)) return false;
   const init = skipTransparent(def.node.init);
   return (init.type === AST_NODE_TYPES.CallExpression || init.type === AST_NODE_TYPES.NewExpression) &&
     fromUnreadableModule(sourceCode, init.callee, depth + 1);

@@ -24,7 +24,7 @@ import { resetResolver } from './resolve';
 export type { EntryReach, ProcessEntry } from './entries';
 export { MAX_CONVENTION_FILES, MAX_PACKAGE_FILES, configValues, conventionLoaders, conventionName, endsWithLoadedName, entryReach, hasMainGuard, hasShebang, isBundlerHook, isDevelopmentOnly, isDevelopmentScript, isLibraryPackage, isServingScript, isTestFile, isTestSuiteFile, matchesGlob, packageFilesNaming, packageImporters, processEntriesOf, scriptsRun, scriptTargets } from './entries';
 export type { FileRead, ReadState } from './fileSystem';
-export { DISK_CACHE_MS, invalidate, isReadCurrent, overlaidPaths, pathKind, projectVersion, readLogOpen, readText, setOverlay, withReadLog } from './fileSystem';
+export { DISK_CACHE_MS, invalidate, isReadCurrent, listDirectory, overlaidPaths, pathKind, projectVersion, readLogOpen, readText, setOverlay, withReadLog } from './fileSystem';
 export type { ResolvedImport } from './importIndex';
 export { importersOf, importsOf } from './importIndex';
 export type { ImportRecord } from './importRecords';
@@ -32,7 +32,7 @@ export { importRecords } from './importRecords';
 export type { ParsedModule } from './modules';
 export { isModuleText, moduleCacheStats, moduleTokens, parsedModule } from './modules';
 export type { DependencyVersion, PackageDependencies, PackageFacts } from './packages';
-export { declaresDependency, dependencyVersion, lowestMajor, nearestDependencies, nearestPackage } from './packages';
+export { declaresDependency, dependencyVersion, lowestMajor, nearestDependencies, nearestPackage, parseJson, workspacePackageDir } from './packages';
 export type { Resolution } from './resolve';
 export { bareName, resolveImport } from './resolve';
 

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { ResolverFactory } from 'enhanced-resolve';
 import type * as Semver from 'semver';
-import { isFile, pathKind, readText, realPathOnDisk, resolverFileSystem } from './fileSystem';
+import { isFile, listDirectory, pathKind, readText, realPathOnDisk, resolverFileSystem } from './fileSystem';
 import { FreshCache } from './freshCache';
 import { Lru } from './lru';
 import { resolverFactory } from './resolve';
@@ -268,8 +268,47 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The folder of the workspace package `name` that code in `filename` imports: a package listed by
+ * the `workspaces` of a manifest above it (`"apps/*"`, `"packages/prisma"`, or `{ packages: […] }`)
+ * whose own manifest is named `name`. Null when `name` is no package of the workspace.
+ */
+export function workspacePackageDir(filename: string, name: string): string | null {
+  if (!path.isAbsolute(filename)) return null;
+  return workspaceByDir.get(`${path.dirname(filename)}\0${name}`, () => findWorkspacePackage(path.dirname(filename), name));
+}
+
+const workspaceByDir = new FreshCache<string | null>(5000);
+
+function findWorkspacePackage(start: string, name: string): string | null {
+  for (let manifest = findManifest(start); manifest !== null;) {
+    const root = path.dirname(manifest);
+    const json = parseJson(readText(manifest));
+    const listed = isRecord(json) ? (isRecord(json.workspaces) ? json.workspaces.packages : json.workspaces) : undefined;
+    if (Array.isArray(listed)) {
+      for (const pattern of listed) {
+        if (typeof pattern !== 'string' || pattern.startsWith('!')) continue;
+        for (const dir of workspaceDirs(root, pattern)) if (readManifest(path.join(dir, 'package.json'))?.name === name) return dir;
+      }
+    }
+    const parent = path.dirname(root);
+    manifest = parent === root ? null : findManifest(parent);
+  }
+  return null;
+}
+
+/** The folders a workspace pattern names: a plain path, or one whose last segment is `*`. */
+function workspaceDirs(root: string, pattern: string): string[] {
+  const clean = pattern.replace(/^\.\//, '').replace(/\/+$/, '');
+  if (!clean.endsWith('/*')) return clean.includes('*') ? [] : [path.join(root, clean)];
+  const parent = path.join(root, clean.slice(0, -2));
+  if (parent.includes('*')) return [];
+  return listDirectory(parent).dirs.map((d) => path.join(parent, d));
+}
+
 /** Forgets parsed manifests (tests). */
 export function resetPackages(): void {
+  workspaceByDir.clear();
   parsed.clear();
   nearestByDir.clear();
   installedByDir.clear();

@@ -217,13 +217,18 @@ export default createRule<Options, MessageId>({
     }
 
     function reportDropped(call: TSESTree.CallExpression, method: string, fanOut: FanOut): void {
-      // no-orphaned-promise's `forEachAsync` owns a forEach whose callback can reject: its rewrite fixes both.
-      if (!reportable(fanOut) || insideReportedFanOut(call) || forEachDropsRejections(sourceCode, call)) return;
+      if (!reportable(fanOut) || insideReportedFanOut(call)) return;
+      // A forEach whose callback can reject is also no-orphaned-promise's `forEachAsync`: its `for…of`
+      // rewrite ends the burst too, where a limiter around each call would leave every rejection unhandled.
+      const rejects = forEachDropsRejections(sourceCode, call);
       context.report({
         node: call,
         messageId: 'unawaitedFanOut',
-        data: { method, source: describe(fanOut.collection), remedy: remedy('all', concurrency) },
-        suggest: fanOutSuggestions(call, method, fanOut),
+        data: {
+          method, source: describe(fanOut.collection),
+          remedy: rejects ? 'Await the calls one at a time (no-orphaned-promise\'s `for…of` rewrite) or under a bound, in a `try` that handles their errors.' : remedy('all', concurrency),
+        },
+        suggest: rejects ? [] : fanOutSuggestions(call, method, fanOut),
       });
     }
 

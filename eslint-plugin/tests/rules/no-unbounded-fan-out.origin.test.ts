@@ -323,8 +323,8 @@ export async function copy() {
 }`,
 ];
 
-// A dropped \`forEach(async …)\` whose callback can reject is no-orphaned-promise's \`forEachAsync\`:
-// its \`for…of\` rewrite ends the burst too, where a limiter would leave each rejection unhandled.
+// A dropped \`forEach(async …)\` whose callback can reject is also no-orphaned-promise's \`forEachAsync\`:
+// both report it, and this one offers no limiter, which would leave each rejection unhandled.
 const OWNED_BY_ORPHANED = `import { Pool } from 'pg';
 import { send } from './mail';
 const pool = new Pool();
@@ -343,22 +343,37 @@ const chunked = { messageId: 'chunkedBatch' as const, line: 4, column: 11, sugge
 // Near miss: slices of the program's own hand-written list are bounded by construction.
 const CHUNKED_LITERAL = CHUNKED_PARAMETER.replace('export async function run(tickets: string[]) {', "const tickets = ['a', 'b', 'c'];\nexport async function run() {");
 
+const rejecting = {
+  messageId: 'unawaitedFanOut' as const, line: 6, column: 3, suggestions: [],
+  data: { method: 'forEach', source: 'rows', remedy: "Await the calls one at a time (no-orphaned-promise's `for…of` rewrite) or under a bound, in a `try` that handles their errors." },
+};
+// Near miss: the same forEach over one page of rows (no-orphaned-promise still reports it).
+const REJECTING_PAGE = `import knex from 'knex';
+import { send } from './mail';
+const db = knex({ client: 'pg' });
+export async function run() {
+  const rows = await db('users').where({ active: true }).limit(20);
+  rows.forEach(async (r) => { await send(r.email); });
+}`;
+
 // Near miss: the callback catches its own errors, so only the burst is left to report.
 const GUARDED_FOR_EACH = OWNED_BY_ORPHANED.replace('{ await send(r.email); }', '{ try { await send(r.email); } catch (error) { console.error(error); } }');
 
 createRecommendedRuleTester().run('no-unbounded-fan-out (recommended, by origin)', rule, {
-  valid: [...quietInRecommended, ...quietInBoth, OWNED_BY_ORPHANED, CHUNKED_LITERAL].map((c) => (typeof c === 'string' ? { code: c, filename: NONE } : { filename: NONE, ...c })),
+  valid: [...quietInRecommended, ...quietInBoth, REJECTING_PAGE, CHUNKED_LITERAL].map((c) => (typeof c === 'string' ? { code: c, filename: NONE } : { filename: NONE, ...c })),
   invalid: [
     ...fromData.map((c) => ({ filename: NONE, ...c })),
     { code: GUARDED_FOR_EACH, filename: NONE, errors: [dropped(6, 'forEach', 'rows')] },
+    { code: OWNED_BY_ORPHANED, filename: NONE, errors: [rejecting] },
     { code: CHUNKED_PARAMETER, filename: NONE, errors: [chunked] },
   ],
 });
 
 createRuleTester().run('no-unbounded-fan-out (strict, by origin)', rule, {
-  valid: [...quietInBoth, OWNED_BY_ORPHANED].map((c) => (typeof c === 'string' ? { code: c, filename: NONE } : { filename: NONE, ...c })),
+  valid: [...quietInBoth, REJECTING_PAGE].map((c) => (typeof c === 'string' ? { code: c, filename: NONE } : { filename: NONE, ...c })),
   invalid: [
     { code: GUARDED_FOR_EACH, filename: NONE, errors: [dropped(6, 'forEach', 'rows')] },
+    { code: OWNED_BY_ORPHANED, filename: NONE, errors: [rejecting] },
     ...fromData.map((c) => ({ filename: NONE, ...c })),
     // Strict also reports what recommended leaves out for an unknown origin.
     { code: quietInRecommended[0] as string, filename: NONE, errors: [report(3)] },

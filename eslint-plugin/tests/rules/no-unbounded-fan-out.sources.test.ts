@@ -230,3 +230,109 @@ createRuleTester().run('no-unbounded-fan-out (strict, catalogued and unreadable 
     { code: quietInRecommended[2] as string, filename: NONE, errors: [report(5)] },
   ],
 });
+
+// A package of the workspace (tests/fixtures/fan-out-workspace) is the project's own code: when its
+// entry file is not in the folder, what its client answers is loaded data, as for a missing `./db`.
+const WORKER = fixture('fan-out-workspace/apps/worker/poll.ts');
+const FROM_WORKSPACE = `import { prisma } from '@acme/db';
+import { poll } from './feeds';
+export async function pollAll() {
+  const feeds = await prisma.feed.findMany({ where: { active: true } });
+  await Promise.allSettled(feeds.map(async (feed) => poll(feed.url)));
+}`;
+const IN_TRANSACTION = `import { prisma } from '@acme/db';
+import { removeFolder } from './files';
+export async function removeOwner(ownerId: number) {
+  await prisma.$transaction(async (tx) => {
+    const collections = await tx.collection.findMany({ where: { ownerId } });
+    await Promise.all(collections.map(async (c) => removeFolder(\`archives/\${c.id}\`)));
+  });
+}`;
+// A never-reassigned \`let\` holds what the unreadable module made, as a \`const\` would.
+const LET_INSTANCE = `const yapi = require('../yapi.js');
+const projectModel = require('../models/project.js');
+const { purge } = require('./purge');
+async function del(id) {
+  let projectInst = yapi.getInst(projectModel);
+  let projectList = await projectInst.list(id, true);
+  await Promise.all(projectList.map(async (p) => purge(p._id)));
+}
+module.exports = { del };`;
+
+createRecommendedRuleTester().run('no-unbounded-fan-out (recommended, workspace packages and unreadable clients)', rule, {
+  valid: [
+    // Near miss: one page of the same rows.
+    { code: FROM_WORKSPACE.replace('{ where: { active: true } }', '{ where: { active: true }, take: 50 }'), filename: WORKER },
+    // Near miss: a workspace package the lint can read, whose export is a literal list.
+    { code: FROM_WORKSPACE.replace("import { prisma } from '@acme/db';", "import { store } from '@acme/store';").replace('prisma.feed.findMany({ where: { active: true } })', 'store.feeds()'), filename: WORKER },
+    // Near miss: the entry is build output (dist/) of sources the package holds: unbuilt, not unreadable.
+    {
+      code: `import { execute } from '@acme/query';
+import { describeCategory } from './categories';
+export async function path(pool, id: number) {
+  const { rows } = await execute(pool, \`select parent_id from category where id = \${id}\`);
+  return Promise.all(rows.map((row) => describeCategory(pool, row.parent_id)));
+}`,
+      filename: WORKER,
+    },
+    // Near miss: a bare package that is no package of the workspace (only strict speaks of it).
+    { code: FROM_WORKSPACE.replace("'@acme/db'", "'@acme/not-in-workspace'"), filename: WORKER },
+    // Near miss: a transaction whose callback parameter is not the client's handle (a second parameter).
+    { code: IN_TRANSACTION.replace('async (tx) =>', 'async (_unused, tx) =>'), filename: WORKER },
+    // Near miss: the \`let\` is assigned again, so what it holds when read is not known.
+    { code: LET_INSTANCE.replace('  let projectList', '  if (id === 0) projectInst = other;\n  let projectList').replace("const { purge } = require('./purge');", "const { purge, other } = require('./purge');"), filename: NONE },
+  ],
+  invalid: [
+    { code: FROM_WORKSPACE, filename: WORKER, errors: [report(5)] },
+    { code: IN_TRANSACTION, filename: WORKER, errors: [report(6, 11)] },
+    { code: LET_INSTANCE, filename: NONE, errors: [report(7)] },
+  ],
+});
+
+// `readFile` of a JSON file at a fixed path of the program's tree, which the file never writes, is its configuration.
+const CONFIG_JSON = `import { readFile } from 'node:fs/promises';
+import { react } from './chat';
+export async function addReactions(message) {
+  const emotes = new Map(JSON.parse(await readFile('./config/emotes.json', 'utf8')));
+  const added = [];
+  for (const [emoji] of emotes) added.push(await react(message, emoji));
+  await Promise.all(added.map((reaction) => reaction.remove()));
+}`;
+
+createRecommendedRuleTester().run('no-unbounded-fan-out (recommended, JSON configuration read at run time)', rule, {
+  valid: [{ code: CONFIG_JSON, filename: NONE }],
+  invalid: [
+    // Near miss: a path built from input is not the program's own file.
+    { code: CONFIG_JSON.replace("'./config/emotes.json'", 'message.path'), filename: NONE, errors: [report(7)] },
+    // Near miss: the file also writes it, so it is a store the program fills.
+    {
+      code: CONFIG_JSON.replace("import { react } from './chat';", "import { writeFile } from 'node:fs';\nimport { react } from './chat';").replace(
+        '  await Promise.all', "  writeFile('./config/emotes.json', '[]', () => {});\n  await Promise.all"),
+      filename: NONE,
+      errors: [report(9)],
+    },
+  ],
+});
+
+// A listing of a fixed folder of the package that holds its own modules (tests/fixtures/fan-out-listing/src/events)
+// is the program's code: as many items as are checked in.
+const LOADER = fixture('fan-out-listing/src/loader.js');
+const EVENT_LOADER = `import { readdir } from 'node:fs/promises';
+export default async (client) => {
+  const entries = await readdir('./src/events', { withFileTypes: true });
+  const categories = entries.filter((e) => e.isDirectory()).map((e) => e.name);
+  await Promise.all(categories.map(async (category) => {
+    const files = await readdir(\`./src/events/\${category}\`);
+    for (const file of files) client.on(file, (await import(\`./events/\${category}/\${file}\`)).default);
+  }));
+};`;
+
+createRecommendedRuleTester().run('no-unbounded-fan-out (recommended, listings of the program\'s own modules)', rule, {
+  valid: [{ code: EVENT_LOADER, filename: LOADER }],
+  invalid: [
+    // Near miss: a folder of uploaded files is data, whatever the program checked in there.
+    { code: EVENT_LOADER.replace("readdir('./src/events'", "readdir('./uploads'"), filename: LOADER, errors: [report(5)] },
+    // Near miss: a folder named at run time.
+    { code: EVENT_LOADER.replace("readdir('./src/events'", 'readdir(process.env.EVENTS_DIR'), filename: LOADER, errors: [report(5)] },
+  ],
+});
