@@ -183,9 +183,11 @@ async function restoreCopies(repos, mirrors) {
   for (const repo of repos) {
     if (await exists(repo.dir)) continue;
     const [owner, name] = repo.repository.split('/');
-    const candidates = [path.join(mirrors, `${owner}+${name}`, 'repo'), path.join(mirrors, owner, `${name}.git`)];
+    const base = path.join(mirrors, `${owner}+${name}`, 'repo');
+    // A bare mirror, the .git folder of a checkout, or an <owner>/<name>.git mirror.
+    const candidates = [path.join(base, '.git'), base, path.join(mirrors, owner, `${name}.git`)];
     let gitDir = null;
-    for (const c of candidates) if (await exists(c)) gitDir = c;
+    for (const c of candidates) if (gitDir === null && (await exists(c))) gitDir = c;
     if (gitDir === null) continue;
     await mkdir(repo.dir, { recursive: true });
     const excludes = (repo.archiveExclude ?? []).map((p) => `':!${p}'`).join(' ');

@@ -5,7 +5,8 @@
 // themselves live outside the repository (real code is not ours to keep), in
 // `files/<owner>__<repo>/…` of a folder (default ../corpora/realset next to the repository;
 // `--files <dir>` names the files folder itself); `--restore <mirrors>` first writes each missing
-// file from a bare git mirror at <mirrors>/<owner>+<name>/repo or <mirrors>/<owner>/<name>.git.
+// file from a git mirror at <mirrors>/<owner>+<name>/repo (bare, or a checkout's .git) or
+// <mirrors>/<owner>/<name>.git.
 //   node bench/recall.mjs [collection-dir] [--files <dir>] [--restore <mirrors>] [--strict] [--list]
 // A collection-dir given holds its own labels.json (and judged.json) and files/. Lints the files
 // folder with the built CLI (`npm run build` first) and matches each finding to a label of the same
@@ -57,6 +58,12 @@ if (!existsSync(CLI)) {
   process.exit(2);
 }
 
+/** Where a mirror of owner/name may be: a bare one, or the .git folder of a checkout. */
+function mirrorCandidates(root, owner, name) {
+  const base = path.join(root, `${owner}+${name}`, 'repo');
+  return [path.join(base, '.git'), base, path.join(root, owner, `${name}.git`)];
+}
+
 /** Writes each file the manifest names and the files folder lacks, from a mirror holding its commit. */
 function restore(manifestFile, into, mirrorRoot) {
   const entry = /([\w.-]+)\/([\w.-]+)@([0-9a-f]{40}):(\S+?)(?:`|\s|$)(?:\s*as\s+`?([^`\s]+))?/;
@@ -68,7 +75,7 @@ function restore(manifestFile, into, mirrorRoot) {
     const [, owner, name, commit, source, storedAs] = m;
     const stored = path.join(into, storedAs ?? `${owner}__${name}/${source}`);
     if (existsSync(stored)) continue;
-    const gitDir = [path.join(mirrorRoot, `${owner}+${name}`, 'repo'), path.join(mirrorRoot, owner, `${name}.git`)].find((d) => existsSync(d));
+    const gitDir = mirrorCandidates(mirrorRoot, owner, name).find((d) => existsSync(d));
     if (!gitDir) {
       unavailable.add(`${owner}/${name}@${commit}`);
       continue;
