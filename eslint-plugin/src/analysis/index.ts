@@ -21,6 +21,7 @@ export * from './dynamicImports';
 export * from './fanOutRewrites';
 export * from './firstRun';
 export * from './frameworkPromises';
+export * from './handlerWrappers';
 export * from './guardedCallbacks';
 export * from './handOver';
 export * from './handedSlices';

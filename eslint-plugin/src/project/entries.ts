@@ -103,6 +103,17 @@ export function packageImporters(file: string): readonly string[] | null {
   return graph.importers.get(resolved) ?? [];
 }
 
+/** Every file of `file`'s package (its listing, sorted); null when the package cannot be listed whole. */
+export function packageFiles(file: string): readonly string[] | null {
+  if (!path.isAbsolute(file)) return null;
+  const facts = nearestPackage(file);
+  if (facts.manifest === null) return null;
+  const graph = packageGraph(facts);
+  if (graph.truncated) return null;
+  graph.sortedFiles ??= [...graph.reach.keys()].sort();
+  return graph.sortedFiles;
+}
+
 /**
  * The files of `file`'s package that may load it by convention: a computed `import()` or
  * `require()` whose path ends in a fixed file name (`path.resolve(module.path, 'bootstrap.js')`,
@@ -155,6 +166,8 @@ interface PackageGraph {
   /** Loaded file → the files that may load it by a computed import of its fixed name. */
   conventionLoaders: ReadonlyMap<string, readonly string[]>;
   truncated: boolean;
+  /** `reach`'s files, sorted, made at the first ask. */
+  sortedFiles?: string[];
 }
 
 /** A long-lived process of the package: the file it starts from, why, and the files it reaches that name a process-wide error event. */

@@ -22,7 +22,7 @@ import { resetPackages } from './packages';
 import { resetResolver } from './resolve';
 
 export type { EntryReach, ProcessEntry } from './entries';
-export { MAX_CONVENTION_FILES, MAX_PACKAGE_FILES, configValues, conventionLoaders, conventionName, endsWithLoadedName, entryReach, hasMainGuard, hasShebang, isBundlerHook, isDevelopmentOnly, isDevelopmentScript, isLibraryPackage, isServingScript, isTestFile, isTestSuiteFile, matchesGlob, packageFilesNaming, packageImporters, processEntriesOf, scriptsRun, scriptTargets } from './entries';
+export { MAX_CONVENTION_FILES, MAX_PACKAGE_FILES, configValues, conventionLoaders, conventionName, endsWithLoadedName, entryReach, hasMainGuard, hasShebang, isBundlerHook, isDevelopmentOnly, isDevelopmentScript, isLibraryPackage, isServingScript, isTestFile, isTestSuiteFile, matchesGlob, packageFiles, packageFilesNaming, packageImporters, processEntriesOf, scriptsRun, scriptTargets } from './entries';
 export type { FileRead, ReadState } from './fileSystem';
 export { DISK_CACHE_MS, invalidate, isReadCurrent, listDirectory, overlaidPaths, pathKind, projectVersion, readLogOpen, readText, setOverlay, withReadLog } from './fileSystem';
 export type { ResolvedImport } from './importIndex';

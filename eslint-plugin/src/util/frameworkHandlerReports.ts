@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { FrameworkVerdict, FunctionNode } from '../analysis';
 import {
-  asyncBodyRejection, catchCallsUndeclared, handlerPromiseVerdict, importedHandlerVerdict, namedHandlerVerdict, usageHandlerVerdict, isFunctionNode, isRejectionGuarded, mayRegisterHandlers,
+  asyncBodyRejection, catchCallsUndeclared, handlerPromiseVerdict, importedHandlerVerdict, namedHandlerVerdict, packageWrapsHandlers, usageHandlerVerdict, isFunctionNode, isRejectionGuarded, mayRegisterHandlers,
 } from '../analysis';
 import { evidenceAt, recordEvidence } from './evidence';
 
@@ -63,9 +63,9 @@ export function frameworkHandlerChecks(
       if (!fn.async) return;
       const verdict = (handlersPossible ? namedHandlerVerdict(sourceCode, context.filename, fn) : null) ??
         importedHandlerVerdict(sourceCode, context.filename, fn) ??
-        // A handler told only by usage has its router out of sight, where a local wrapper may
-        // catch for it (a project's own `asyncHandler`): left to `strict`.
-        (strict ? usageHandlerVerdict(sourceCode, context.filename, fn) : null);
+        // A handler told only by usage has its router out of sight. Where the package writes its
+        // own wrapper that hands rejections to `next`, the routes may wrap it: left to `strict`.
+        (strict || !packageWrapsHandlers(context.filename) ? usageHandlerVerdict(sourceCode, context.filename, fn) : null);
       if (!verdict || verdict.policy === 'handles' || !handlerRejects(fn) || failureIsSeen(fn)) return;
       report(fn, verdict);
     },

@@ -17,11 +17,22 @@ const ignored = (line: number, column: number, role = 'route handler') => ({
   data: { framework: 'Express', major: '4', role },
 });
 
-// `recommended` leaves a handler told only by usage to `strict`: its router is out of sight, and
-// a project's own wrapper there may catch for it. The same Express 4 controller is quiet.
+// `recommended` reports a handler told only by usage unless the package writes its own wrapper
+// that hands a rejection to `next`: its routes, out of sight, may wrap the handler in it.
 createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (handlers told by usage, recommended)', rule as never, {
-  valid: [{ code: USER, filename: file('express4') }],
-  invalid: [],
+  valid: [
+    // `(...args) => Promise.resolve(fn(...args)).catch(args[args.length - 1])`, the result held in a const first.
+    { code: USER, filename: file('own-wrapper') },
+    // `(handler) => async (req, res, next) => { try { await handler(…) } catch (e) { next(e) } }`.
+    { code: USER, filename: file('own-wrapper-try') },
+    { code: USER, filename: file('async-handler') },
+    { code: USER, filename: file('express5') },
+  ],
+  invalid: [
+    { code: USER, filename: file('express4'), errors: [ignored(3, 18)] },
+    // A function that calls the handler but hands no rejection on is no wrapper.
+    { code: USER, filename: file('not-a-wrapper'), errors: [ignored(3, 18)] },
+  ],
 });
 
 createRuleTester().run<MessageId, Options>('no-orphaned-promise (handlers told by usage)', rule as never, {
@@ -58,6 +69,8 @@ createRuleTester().run<MessageId, Options>('no-orphaned-promise (handlers told b
   invalid: [
     // Express 4 drops the promise: a rejected insert leaves the request hanging.
     { code: USER, filename: file('express4'), errors: [ignored(3, 18)] },
+    // `strict` reports it even where the package writes a wrapper its routes may use.
+    { code: USER, filename: file('own-wrapper'), errors: [ignored(3, 18)] },
     // A middleware (calls `next()`) with an await outside any try.
     {
       code: `const db = require('../db');\n\nexports.load = async (req, res, next) => {\n  if (!req.params.id) return res.sendStatus(400);\n  req.row = await db.insert(req.params);\n  next();\n};`,
