@@ -5,7 +5,6 @@ import { isFunctionNode, returnedValues, skipTransparent, walk } from './ast';
 import { nearestPackage, packageFiles, readText } from '../project';
 import { lintGeneration, moduleSourceCode } from './localModules';
 
-type Services = Readonly<TSESLint.SourceCode>;
 
 /**
  * Does `filename`'s package write its own Express handler wrapper: a function that takes a
@@ -22,14 +21,32 @@ export function packageWrapsHandlers(filename: string): boolean {
   const hit = answers.get(manifest);
   if (hit && hit.generation === generation) return hit.value;
   const files = packageFiles(filename);
-  const value = files === null || files.some((f) => (readText(f) ?? '').includes('catch') && definesWrapper(f));
+  const value = files === null || files.some((f) => definesWrapper(f));
   answers.set(manifest, { generation, value });
   return value;
 }
 
 const answers = new Map<string, { generation: number; value: boolean }>();
 
+/**
+ * A file's answer rests on its own text alone, so it is kept while the text stays the same: each
+ * lint still reads every file of the package (and so depends on them), but parses only those new
+ * or changed since the last ask.
+ */
+const byText = new Map<string, { text: string; value: boolean }>();
+
 function definesWrapper(file: string): boolean {
+  const text = readText(file);
+  if (text === null) return false;
+  const known = byText.get(file);
+  if (known && known.text === text) return known.value;
+  // A wrapper hands a rejection on with `catch`, and names the function it calls with it.
+  const value = text.includes('catch') && /\bnext\b|\.\.\./.test(text) && parsesToWrapper(file);
+  byText.set(file, { text, value });
+  return value;
+}
+
+function parsesToWrapper(file: string): boolean {
   const sourceCode = moduleSourceCode(file);
   if (!sourceCode) return false;
   const keys = sourceCode.visitorKeys;

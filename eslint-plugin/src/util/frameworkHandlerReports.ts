@@ -38,6 +38,11 @@ export function frameworkHandlerChecks(
   const handlerRejects = (fn: FunctionNode): boolean => catchCallsUndeclared(sourceCode, fn) !== null ||
     (!isRejectionGuarded(fn) && (strict || asyncBodyRejection(sourceCode, fn) !== null));
 
+  const usageUnlessWrapped = (fn: FunctionNode): FrameworkVerdict | null => {
+    const verdict = usageHandlerVerdict(sourceCode, context.filename, fn);
+    return verdict && (strict || !packageWrapsHandlers(context.filename)) ? verdict : null;
+  };
+
   const report = (fn: FunctionNode, verdict: FrameworkVerdict & { file?: string }): void => {
     const framework = verdict.framework === 'express' ? 'Express' : verdict.framework;
     recordEvidence(context, fn, 'frameworkIgnoresPromise', [evidenceAt(verdict.registration.node, `registered with ${framework} ${verdict.major} here`, verdict.file)]);
@@ -65,7 +70,7 @@ export function frameworkHandlerChecks(
         importedHandlerVerdict(sourceCode, context.filename, fn) ??
         // A handler told only by usage has its router out of sight. Where the package writes its
         // own wrapper that hands rejections to `next`, the routes may wrap it: left to `strict`.
-        (strict || !packageWrapsHandlers(context.filename) ? usageHandlerVerdict(sourceCode, context.filename, fn) : null);
+        usageUnlessWrapped(fn);
       if (!verdict || verdict.policy === 'handles' || !handlerRejects(fn) || failureIsSeen(fn)) return;
       report(fn, verdict);
     },
