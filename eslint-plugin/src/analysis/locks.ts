@@ -739,7 +739,8 @@ function build(
     resourceVariable: variable,
     resultRole,
     displayName: resourceNode?.name ?? ownerText ?? 'the lock',
-    acquireText: `${sourceCode.getText(call.callee)}()`,
+    // `pool\n  .acquire()` reads `pool.acquire()` in a message.
+    acquireText: `${sourceCode.getText(call.callee).replace(/\s*\n\s*/g, '')}()`,
     releaseCalls,
     function: fn,
     scope,

@@ -1,8 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '../analysis/nodeTypes';
-import type { Acquisition, AcquisitionKind, ReleaseProblem } from '../analysis';
+import type { Acquisition, AcquisitionKind, ReleaseProblem, ReleaseSite, RequestHold } from '../analysis';
 import {
-  borrowsAtEveryCall, checkReleasePaths, findManualAcquisitions, getCallGraph, getConstruction, processRole, runsAgainAfterFailure, skipTransparent, staticPropertyName,
+  borrowsAtEveryCall, chainedLeak, checkReleasePaths, findManualAcquisitions, getCallGraph, getConstruction, processRole, requestHold, runsAgainAfterFailure, skipTransparent, staticPropertyName,
   typeHasProperty,
 } from '../analysis';
 import { createRule } from '../util/createRule';
@@ -27,6 +27,7 @@ export type MessageId =
   | 'throwBeforeTry'
   | 'returnWithoutAwait'
   | 'throwBeforeHandOver'
+  | 'leftToLaterMiddleware'
   | 'wrapInTryFinally'
   | 'useRunExclusive'
   | 'moveIntoTry'
@@ -73,6 +74,8 @@ export default createRule<Options, MessageId>({
         'The `return` at line {{line}} hands back a promise without `await`, so `finally` releases {{what}} from `{{acquire}}` before that work finishes and the next holder runs alongside it. Return `await …`.',
       throwBeforeHandOver:
         '{{What}} from `{{acquire}}` is lost if line {{line}} throws before it is handed on at line {{handLine}}: {{cost}}. Release it in a `catch` that rethrows.',
+      leftToLaterMiddleware:
+        '{{What}} from `{{acquire}}` is stored on `{{target}}` for a later middleware to release, which Express runs only if every handler before it calls `next()`: a route that answers, or an error past the error handler, keeps it: {{cost}}. Release it when the response ends (`{{response}}.on(\'close\', …)`).',
       wrapInTryFinally: 'Wrap the code that holds it in `try` and release it in `finally`.',
       useRunExclusive: 'Use `{{owner}}.runExclusive()`, which releases however the callback ends.',
       moveIntoTry: 'Move the code between the acquire and the `try` into the `try`.',
@@ -154,7 +157,8 @@ export default createRule<Options, MessageId>({
       return Boolean(target && (target.isAsync || target.returnsPromiseType));
     }
 
-    function report(acquisition: Acquisition, problem: ReleaseProblem): void {
+    /** `more`: further releases the same failure skips (one per promise handler), for evidence. */
+    function report(acquisition: Acquisition, problem: ReleaseProblem, more: readonly { thrower: TSESTree.Node; release: ReleaseSite }[] = []): void {
       const named = acquisition.resourceNode && acquisition.resultRole === 'resource';
       // `x.release(r)` seen in use is a pool's shape and a distributed lock's alike: say neither.
       const generic = acquisition.recognizedBy === 'setting' || (acquisition.recognizedBy === 'usage' && acquisition.kind === 'pooledResource');
@@ -186,6 +190,7 @@ export default createRule<Options, MessageId>({
         case 'notInFinally':
           data['line'] = String(problem.thrower.loc.start.line);
           evidence.push(evidenceAt(problem.thrower, 'can throw here'), evidenceAt(problem.release.call, 'released here, skipped on a throw'));
+          for (const skipped of more) evidence.push(evidenceAt(skipped.thrower, 'can throw here'), evidenceAt(skipped.release.call, 'released here, skipped on a throw'));
           wrap();
           break;
         case 'earlyExit':
@@ -233,11 +238,41 @@ export default createRule<Options, MessageId>({
       context.report({ node: acquisition.acquireCall, messageId, data, fix, suggest });
     }
 
+    function reportRequestHold(acquisition: Acquisition, hold: RequestHold): void {
+      const generic = acquisition.recognizedBy === 'setting' || (acquisition.recognizedBy === 'usage' && acquisition.kind === 'pooledResource');
+      const what = generic ? 'the resource' : NOUN[acquisition.kind];
+      const response = hold.handler.params[1];
+      const data = {
+        What: what.charAt(0).toUpperCase() + what.slice(1),
+        acquire: acquisition.acquireText,
+        target: sourceCode.getText(hold.target),
+        response: response?.type === AST_NODE_TYPES.Identifier ? response.name : 'res',
+        cost: leakCost(generic ? 'generic' : acquisition.kind, 'serving'),
+      };
+      const evidence = [evidenceAt(acquisition.acquireCall, 'acquired here'), evidenceAt(hold.store, 'left on the request here')];
+      if (hold.laterRelease) evidence.push(evidenceAt(hold.laterRelease, 'released only here, if this middleware runs'));
+      recordEvidence(context, acquisition.acquireCall, 'leftToLaterMiddleware', evidence);
+      context.report({ node: acquisition.acquireCall, messageId: 'leftToLaterMiddleware', data });
+    }
+
     return {
       'Program:exit'() {
         const acquisitions = findManualAcquisitions(sourceCode, { resources, services });
         const waits = new Set(acquisitions.filter((a) => waitsUntilGranted(sourceCode, a)).map((a) => a.acquireExpression));
         for (const acquisition of acquisitions) {
+          const hold = requestHold(sourceCode, context.filename, acquisition);
+          if (hold) {
+            reportRequestHold(acquisition, hold);
+            continue;
+          }
+          const chained = chainedLeak(sourceCode, acquisition);
+          if (chained) {
+            const problem: ReleaseProblem = { kind: 'notInFinally', thrower: chained.thrower, release: chained.release };
+            if (leakOutlivesFailure(acquisition, problem)) {
+              report({ ...acquisition, releaseCalls: chained.skipped.map((s) => s.release) }, problem, chained.skipped.slice(1));
+            }
+            continue;
+          }
           const problem = checkReleasePaths(acquisition, {
             isPromise: (expr) => isPromise(acquisition, expr),
             sourceCode,
