@@ -48,6 +48,7 @@ export * from './phase';
 export * from './moduleFunctions';
 export * from './promises';
 export * from './rejections';
+export * from './requestInput';
 export * from './releasePaths';
 export * from './resurfacedRejections';
 export * from './role';

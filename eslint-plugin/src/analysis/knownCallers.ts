@@ -304,7 +304,7 @@ function exportedUses(sourceCode: Services, fn: FunctionNode): { names: Set<stri
   // The function itself is the exported value.
   if (parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration) names.add(DEFAULT);
   if (parent?.type === AST_NODE_TYPES.ExportNamedDeclaration && fn.type === AST_NODE_TYPES.FunctionDeclaration && fn.id) names.add(fn.id.name);
-  const assigned = assignedExport(parent, fn);
+  const assigned = assignedExport(parent, fn) ?? exportedObjectMember(sourceCode, parent, fn);
   if (assigned) names.add(assigned);
   let id: TSESTree.Identifier | null = fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.id : null;
   if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === fn && parent.id.type === AST_NODE_TYPES.Identifier &&
@@ -752,6 +752,28 @@ function assignedExport(parent: TSESTree.Node | undefined, value: TSESTree.Node)
   const object = skipTransparent(left.object);
   const exportsObject = (object.type === AST_NODE_TYPES.Identifier && object.name === 'exports') || isModuleExportsTarget(object);
   return exportsObject ? staticPropertyName(left) : null;
+}
+
+/**
+ * `const handlers = { connect: async (req, res, next) => … }; module.exports = handlers`: the
+ * same module as `module.exports = { connect: … }`, so the member is exported under its key.
+ * Only when the file reads the object for nothing but exporting it whole: an object it also
+ * hands on or calls through may run the member where importers cannot show it.
+ */
+function exportedObjectMember(sourceCode: Services, parent: TSESTree.Node | undefined, value: TSESTree.Node): string | null {
+  if (parent?.type !== AST_NODE_TYPES.Property || parent.value !== value || parent.computed || parent.key.type !== AST_NODE_TYPES.Identifier) return null;
+  const object = parent.parent;
+  const declarator = object.parent;
+  if (object.type !== AST_NODE_TYPES.ObjectExpression || declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== object ||
+    declarator.id.type !== AST_NODE_TYPES.Identifier || declarator.parent.kind !== 'const' ||
+    declarator.parent.parent.type === AST_NODE_TYPES.ExportNamedDeclaration) {
+    return null;
+  }
+  const variable = findVariable(sourceCode, declarator.id);
+  if (!variable || variable.defs.length !== 1) return null;
+  const reads = variable.references.filter((r) => r.isRead());
+  if (reads.length === 0 || !reads.every((r) => exportedAs(r.identifier as TSESTree.Identifier) === DEFAULT)) return null;
+  return parent.key.name;
 }
 
 function isModuleExports(node: TSESTree.Node | undefined, value: TSESTree.Node): boolean {
