@@ -49,6 +49,7 @@ export * from './phase';
 export * from './moduleFunctions';
 export * from './promises';
 export * from './rejections';
+export * from './requestInput';
 export * from './releasePaths';
 export * from './requestHolds';
 export * from './resurfacedRejections';

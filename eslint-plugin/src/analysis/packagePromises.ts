@@ -3,9 +3,9 @@ import { AST_TOKEN_TYPES } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
 import { findVariable, isFunctionNode, isNullOrUndefined, skipTransparent, staticPropertyName } from './ast';
-import { annotatedRef, getConstruction } from './construction';
+import { annotatedRef, getConstruction, thisFieldAnnotatedRef } from './construction';
 import type { ModuleRef } from './imports';
-import { importedModules, resolveReference } from './imports';
+import { importedModules, refMatches, resolveReference } from './imports';
 import { ModuleAnswers, sourceFileOf } from './localModules';
 import { importsProjectModules } from './moduleFunctions';
 import { declaresDependency } from '../project';
@@ -23,12 +23,17 @@ type Services = Readonly<TSESLint.SourceCode>;
  * - `mongoose-model` / `mongoose-doc`: `mongoose.model(…)` (or typegoose's `getModelForClass(…)`), and a
  *   document it made or found;
  * - `puppeteer-browser` / `puppeteer-page`: what `await puppeteer.launch()` (or `connect`) and
- *   `await browser.newPage()` resolve to, or a value declared `Browser`/`Page` from puppeteer.
+ *   `await browser.newPage()` resolve to, or a value declared `Browser`/`Page` from puppeteer;
+ * - `job-queue`: a Bull or BullMQ `Queue` (constructed, or declared with the package's type);
+ * - `tmp-file`: what tmp-promise's `await file()` / `await dir()` resolve to;
+ * - `telegram-bot`: a node-telegram-bot-api `TelegramBot`, a `TeleBot`, telegraf's `bot.telegram`;
+ * - `telegraf` / `telegraf-context`: a `Telegraf` bot, and the context its handlers receive.
  */
 type PackageObject =
   | 'discord' | 'discord-client' | 'discord-manager' | 'discord-cache'
   | 'mongo' | 'mongo-collection' | 'mongoose-model' | 'mongoose-doc'
-  | 'puppeteer-browser' | 'puppeteer-page';
+  | 'puppeteer-browser' | 'puppeteer-page'
+  | 'job-queue' | 'tmp-file' | 'telegram-bot' | 'telegraf' | 'telegraf-context';
 
 /**
  * Methods that send a request and return its promise, by object. A mongoose model's query methods
@@ -53,6 +58,23 @@ const PROMISE_METHODS: Readonly<Partial<Record<PackageObject, ReadonlySet<string
     'waitForSelector', 'waitForNavigation', 'waitForFunction', 'setRequestInterception', 'setExtraHTTPHeaders', 'setUserAgent',
     'emulateMediaType', 'setCookie', 'addScriptTag', 'addStyleTag', 'evaluateOnNewDocument', 'setJavaScriptEnabled', 'authenticate',
   ]),
+  // Each writes to Redis. `process` is left out: its promise settles only when the queue closes.
+  'job-queue': new Set(['add', 'addBulk', 'pause', 'resume', 'close', 'clean', 'empty', 'drain', 'obliterate']),
+  // Removes the file or folder; the function is bound, so `const { cleanup } = await file()` works.
+  'tmp-file': new Set(['cleanup']),
+  // Bot API requests: each rejects on a network error or an answer such as "bot was blocked by the user".
+  'telegram-bot': new Set([
+    'sendMessage', 'sendPhoto', 'sendDocument', 'sendAudio', 'sendVideo', 'sendVoice', 'sendAnimation', 'sendSticker', 'sendLocation',
+    'sendMediaGroup', 'sendChatAction', 'sendAction', 'forwardMessage', 'copyMessage', 'editMessageText', 'editMessageReplyMarkup',
+    'editMessageCaption', 'deleteMessage', 'answerCallbackQuery', 'answerInlineQuery', 'banChatMember', 'kickChatMember',
+    'unbanChatMember', 'restrictChatMember', 'pinChatMessage',
+  ]),
+  'telegraf-context': new Set([
+    'reply', 'replyWithPhoto', 'replyWithDocument', 'replyWithAudio', 'replyWithVideo', 'replyWithSticker', 'replyWithHTML',
+    'replyWithMarkdown', 'replyWithMarkdownV2', 'replyWithMediaGroup', 'replyWithChatAction', 'sendChatAction', 'deleteMessage',
+    'editMessageText', 'editMessageReplyMarkup', 'answerCbQuery', 'answerInlineQuery', 'banChatMember', 'kickChatMember',
+    'restrictChatMember', 'pinChatMessage', 'leaveChat',
+  ]),
 };
 const ANY_METHOD: ReadonlySet<string> = new Set(Object.values(PROMISE_METHODS).flatMap((set) => [...set]));
 
@@ -69,14 +91,58 @@ const HANDLER_PARAMETERS: ReadonlySet<string> = new Set(['message', 'msg', 'inte
 /** mongoose model methods whose awaited result is a document. */
 const MONGOOSE_FINDERS: ReadonlySet<string> = new Set(['findOne', 'findById', 'create', 'findOneAndUpdate', 'findByIdAndUpdate']);
 
-const PACKAGE_OF: Readonly<Record<PackageObject, string>> = {
+/** The package named in messages, for the objects that belong to one package only. */
+const PACKAGE_OF: Readonly<Partial<Record<PackageObject, string>>> = {
   discord: 'discord.js', 'discord-client': 'discord.js', 'discord-manager': 'discord.js', 'discord-cache': 'discord.js',
   mongo: 'mongodb', 'mongo-collection': 'mongodb', 'mongoose-model': 'mongoose', 'mongoose-doc': 'mongoose',
-  'puppeteer-browser': 'puppeteer', 'puppeteer-page': 'puppeteer',
+  'puppeteer-browser': 'puppeteer', 'puppeteer-page': 'puppeteer', 'tmp-file': 'tmp-promise',
+  telegraf: 'telegraf', 'telegraf-context': 'telegraf',
 };
 /** puppeteer and its variants with the same `Browser` and `Page`. */
 const PUPPETEER_MODULES: ReadonlySet<string> = new Set(['puppeteer', 'puppeteer-core', 'puppeteer-extra']);
-const KNOWN_MODULES: readonly string[] = ['discord.js', 'mongodb', 'mongoose', '@typegoose/typegoose', ...PUPPETEER_MODULES];
+
+interface CatalogedExport {
+  module: string;
+  /** The export, `default` for the module object itself (`require('bull')`). */
+  export: string;
+  object: PackageObject;
+}
+
+/** Classes whose instances are package objects: `new Queue('mail')` from bull. */
+const CLASSES: readonly CatalogedExport[] = [
+  { module: 'bull', export: 'default', object: 'job-queue' },
+  { module: 'bullmq', export: 'Queue', object: 'job-queue' },
+  { module: 'node-telegram-bot-api', export: 'default', object: 'telegram-bot' },
+  { module: 'telebot', export: 'default', object: 'telegram-bot' },
+  { module: 'telegraf', export: 'Telegraf', object: 'telegraf' },
+];
+/** Types that declare a package object: `constructor(private queue: Queue)` with `Queue` from bull. */
+const TYPES: readonly CatalogedExport[] = [
+  { module: 'bull', export: 'Queue', object: 'job-queue' },
+  { module: 'bullmq', export: 'Queue', object: 'job-queue' },
+  { module: 'node-telegram-bot-api', export: 'default', object: 'telegram-bot' },
+  { module: 'telegraf', export: 'Telegraf', object: 'telegraf' },
+  { module: 'telegraf', export: 'Context', object: 'telegraf-context' },
+];
+/** Functions whose awaited result is a package object: `await file()` from tmp-promise. */
+const AWAITED: readonly CatalogedExport[] = [
+  { module: 'tmp-promise', export: 'file', object: 'tmp-file' },
+  { module: 'tmp-promise', export: 'dir', object: 'tmp-file' },
+];
+/** Methods of a package object that register handlers, whose first parameter is then another one. */
+const HANDLER_REGISTRATIONS: Readonly<Partial<Record<PackageObject, { methods: ReadonlySet<string>; parameter: PackageObject }>>> = {
+  telegraf: {
+    methods: new Set(['on', 'command', 'start', 'help', 'settings', 'hears', 'action', 'use', 'mention', 'hashtag', 'inlineQuery']),
+    parameter: 'telegraf-context',
+  },
+};
+/** Methods whose function keeps working taken off its object: `const { cleanup } = await file()`. */
+const DETACHABLE: Readonly<Partial<Record<PackageObject, ReadonlySet<string>>>> = { 'tmp-file': new Set(['cleanup']) };
+
+const KNOWN_MODULES: readonly string[] = [
+  'discord.js', 'mongodb', 'mongoose', '@typegoose/typegoose', ...PUPPETEER_MODULES,
+  ...new Set([...CLASSES, ...TYPES, ...AWAITED].map((e) => e.module)),
+];
 
 export interface PackagePromiseCall {
   /** The call as short code, for messages: `message.reply`, `….insertMany`. */
@@ -93,6 +159,8 @@ export interface PackagePromiseCall {
 
 interface Found {
   object: PackageObject;
+  /** The package, for an object more than one package makes (a Bull or a BullMQ queue). */
+  module?: string;
   evidence: TSESTree.Node;
   sourceCode: Services;
 }
@@ -108,7 +176,7 @@ const MAX_DEPTH = 8;
  */
 export function packagePromiseCall(sourceCode: Services, call: TSESTree.CallExpression): PackagePromiseCall | null {
   const callee = skipTransparent(call.callee);
-  if (callee.type === AST_NODE_TYPES.Identifier) return limiterCall(sourceCode, call, callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return limiterCall(sourceCode, call, callee) ?? detachedCall(sourceCode, callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
   const method = staticPropertyName(callee);
   if (method === null) return null;
@@ -119,10 +187,29 @@ export function packagePromiseCall(sourceCode: Services, call: TSESTree.CallExpr
   if (!found || !PROMISE_METHODS[found.object]?.has(method)) return null;
   const last = call.arguments[call.arguments.length - 1];
   if (found.object.startsWith('mongo') && isFunctionNode(last)) return null;
+  return packageCall(sourceCode, calleeText(sourceCode, callee, method), found);
+}
+
+function packageCall(sourceCode: Services, name: string, found: Found): PackagePromiseCall {
   return {
-    name: calleeText(sourceCode, callee, method), module: PACKAGE_OF[found.object], evidence: found.evidence,
+    name, module: found.module ?? PACKAGE_OF[found.object] ?? '', evidence: found.evidence,
     evidenceFile: otherFile(sourceCode, found.sourceCode), task: null,
   };
+}
+
+/** `cleanup()` after `const { cleanup } = await file()`: a detachable method taken off a package object. */
+function detachedCall(sourceCode: Services, callee: TSESTree.Identifier): PackagePromiseCall | null {
+  if (!mayUsePackages(sourceCode)) return null;
+  const variable = findVariable(sourceCode, callee);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.ObjectPattern || !def.node.init) return null;
+  if (!variable?.references.every((ref) => !ref.isWrite() || ref.init)) return null;
+  const property = def.node.id.properties.find((p) => p.type === AST_NODE_TYPES.Property && p.value === def.name);
+  const key = property?.type === AST_NODE_TYPES.Property && !property.computed ? property.key : null;
+  const method = key?.type === AST_NODE_TYPES.Identifier ? key.name : null;
+  if (method === null) return null;
+  const found = packageObject(sourceCode, def.node.init, 0);
+  return found && DETACHABLE[found.object]?.has(method) ? packageCall(sourceCode, callee.name, found) : null;
 }
 
 /**
@@ -169,6 +256,9 @@ function packageObject(sourceCode: Services, node: TSESTree.Node, depth: number)
   const expr = skipTransparent(node);
   if (depth > MAX_DEPTH) return null;
   if (expr.type === AST_NODE_TYPES.MemberExpression) {
+    const typed = thisFieldAnnotatedRef(sourceCode, expr);
+    const object = typed ? typedObject(typed) : null;
+    if (object) return { object, module: typed?.module, evidence: expr, sourceCode };
     const name = staticPropertyName(expr);
     const base = name === null ? null : packageObject(sourceCode, expr.object, depth + 1);
     return base && name !== null ? step(base, propertyStep(base.object, name)) : null;
@@ -181,7 +271,9 @@ function packageObject(sourceCode: Services, node: TSESTree.Node, depth: number)
       if (base && name !== null) return step(base, callStep(base.object, name));
     }
   }
-  if (expr.type === AST_NODE_TYPES.AwaitExpression) return awaitedDocument(sourceCode, expr.argument, depth) ?? awaitedBrowser(sourceCode, expr.argument, depth);
+  if (expr.type === AST_NODE_TYPES.AwaitExpression) {
+    return awaitedDocument(sourceCode, expr.argument, depth) ?? awaitedBrowser(sourceCode, expr.argument, depth) ?? awaitedObject(sourceCode, expr.argument);
+  }
   if (expr.type === AST_NODE_TYPES.NewExpression) {
     const model = packageObject(sourceCode, expr.callee, depth + 1);
     if (model?.object === 'mongoose-model') return { ...model, object: 'mongoose-doc' };
@@ -212,6 +304,9 @@ function propertyStep(object: PackageObject, name: string): PackageObject | null
       return DISCORD_MANAGERS.has(name) ? 'discord-manager' : null;
     case 'discord-manager':
       return name === 'cache' ? 'discord-cache' : null;
+    case 'telegraf':
+    case 'telegraf-context':
+      return name === 'telegram' ? 'telegram-bot' : null;
     default:
       return null;
   }
@@ -232,6 +327,20 @@ function awaitedDocument(sourceCode: Services, argument: TSESTree.Node, depth: n
   if (callee.type !== AST_NODE_TYPES.MemberExpression || !MONGOOSE_FINDERS.has(staticPropertyName(callee) ?? '')) return null;
   const model = packageObject(sourceCode, callee.object, depth + 1);
   return model?.object === 'mongoose-model' ? { ...model, object: 'mongoose-doc' } : null;
+}
+
+/** `await file(…)` of tmp-promise, and the other awaited results the catalogue lists. */
+function awaitedObject(sourceCode: Services, argument: TSESTree.Node): Found | null {
+  const call = skipTransparent(argument);
+  if (call.type !== AST_NODE_TYPES.CallExpression) return null;
+  const ref = resolveReference(sourceCode, call.callee);
+  const entry = ref ? AWAITED.find((e) => refMatches(ref, e.module, e.export)) : undefined;
+  return entry ? { object: entry.object, module: entry.module, evidence: call, sourceCode } : null;
+}
+
+/** The package object a declared type names, from the catalogue or puppeteer's types. */
+function typedObject(ref: ModuleRef): PackageObject | null {
+  return TYPES.find((e) => refMatches(ref, e.module, e.export))?.object ?? puppeteerType(ref);
 }
 
 /** `await puppeteer.launch(…)` / `connect(…)`: a browser; `await browser.newPage()`: a page. */
@@ -289,6 +398,9 @@ function constructed(sourceCode: Services, expr: TSESTree.Node): Found | null {
   } else if ((module === 'mongoose' && last === 'model') || (module === '@typegoose/typegoose' && last === 'getModelForClass')) {
     // typegoose builds a mongoose model from a decorated class.
     object = 'mongoose-model';
+  } else if (construction.node.type === AST_NODE_TYPES.NewExpression) {
+    const entry = CLASSES.find((e) => refMatches(construction.ref, e.module, e.export));
+    if (entry) return { object: entry.object, module: entry.module, evidence: construction.node, sourceCode: construction.sourceCode };
   }
   return object ? { object, evidence: construction.node, sourceCode: construction.sourceCode } : null;
 }
@@ -306,8 +418,8 @@ function parameterObject(sourceCode: Services, id: TSESTree.Identifier, depth: n
   const fn = def.node as FunctionNode;
   const typed = annotatedRef(sourceCode, def.name);
   if (typed?.ref.module === 'discord.js') return { object: 'discord', evidence: typed.type, sourceCode };
-  const puppeteer = typed ? puppeteerType(typed.ref) : null;
-  if (puppeteer && typed) return { object: puppeteer, evidence: typed.type, sourceCode };
+  const declared = typed ? typedObject(typed.ref) : null;
+  if (declared && typed) return { object: declared, module: typed.ref.module, evidence: typed.type, sourceCode };
   if (documentsDiscordParameter(sourceCode, fn, def.name.name)) return { object: 'discord', evidence: fn, sourceCode };
   const registration = fn.parent;
   if (registration?.type === AST_NODE_TYPES.CallExpression && registration.arguments[1] === fn) {
@@ -318,10 +430,26 @@ function parameterObject(sourceCode: Services, id: TSESTree.Identifier, depth: n
       if (emitter?.object === 'discord-client') return { object: 'discord', evidence: registration, sourceCode };
     }
   }
+  const handed = handedParameter(sourceCode, fn, def.name, depth);
+  if (handed) return handed;
   if (HANDLER_PARAMETERS.has(def.name.name) && isExportedHandler(fn) && dependsOnDiscord(sourceCode)) {
     return { object: 'discord', evidence: fn, sourceCode };
   }
   return null;
+}
+
+/** `bot.command('start', (ctx) => …)` on a telegraf bot: the first parameter of a handler it registers. */
+function handedParameter(sourceCode: Services, fn: FunctionNode, param: TSESTree.Identifier, depth: number): Found | null {
+  const registration = fn.parent;
+  if (fn.params[0] !== param || registration?.type !== AST_NODE_TYPES.CallExpression || !registration.arguments.includes(fn as TSESTree.CallExpressionArgument)) {
+    return null;
+  }
+  const callee = skipTransparent(registration.callee);
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || method === null) return null;
+  const owner = packageObject(sourceCode, callee.object, depth + 1);
+  const handler = owner ? HANDLER_REGISTRATIONS[owner.object] : undefined;
+  return owner && handler?.methods.has(method) ? { ...owner, object: handler.parameter, evidence: registration } : null;
 }
 
 /** `Page` and `Browser` (or `BrowserContext`, which opens pages the same way) from puppeteer. */

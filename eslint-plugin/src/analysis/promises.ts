@@ -103,6 +103,11 @@ function syntacticOrigin(sourceCode: Services, expr: TSESTree.Node, depth: numbe
   if (words.promiseApis) {
     const ref = resolveReference(sourceCode, callee);
     if (ref && isPromiseApi(ref)) return { kind: 'library', name: refName(ref) };
+    // `(fs.rm || fs.rmdir)(dir)`: a fallback between promise APIs calls one of them.
+    if (callee.type === AST_NODE_TYPES.LogicalExpression && callee.operator !== '&&') {
+      const refs = [callee.left, callee.right].map((side) => resolveReference(sourceCode, skipTransparent(side)));
+      if (refs.every((r) => r !== null && isPromiseApi(r))) return { kind: 'library', name: refs.map((r) => refName(r as ModuleRef)).join(' || ') };
+    }
   }
   const fromPackage = packagePromiseCall(sourceCode, expr);
   if (fromPackage) return { kind: 'package', ...fromPackage };

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { FrameworkVerdict, FunctionNode } from '../analysis';
 import {
-  asyncBodyRejection, catchCallsUndeclared, handlerPromiseVerdict, importedHandlerVerdict, namedHandlerVerdict, packageWrapsHandlers, usageHandlerVerdict, isFunctionNode, isRejectionGuarded, mayRegisterHandlers,
+  asyncBodyRejection, catchCallsUndeclared, handlerPromiseVerdict, importedHandlerVerdict, namedHandlerVerdict, packageWrapsHandlers, unguardedRequestRead, usageHandlerVerdict, isFunctionNode, isRejectionGuarded, mayRegisterHandlers,
 } from '../analysis';
 import { evidenceAt, recordEvidence } from './evidence';
 
@@ -33,10 +33,12 @@ export function frameworkHandlerChecks(
 
   /**
    * Can a handler's promise reject: an error outside any `try` that keeps it (at run time, for
-   * `recommended`), or a catch block that calls a name declared nowhere and so throws itself.
+   * `recommended`: an `await` or `throw`, or in Express a read into a request field the client may
+   * leave out), or a catch block that calls a name declared nowhere and so throws itself.
    */
-  const handlerRejects = (fn: FunctionNode): boolean => catchCallsUndeclared(sourceCode, fn) !== null ||
-    (!isRejectionGuarded(fn) && (strict || asyncBodyRejection(sourceCode, fn) !== null));
+  const handlerRejects = (fn: FunctionNode, verdict: FrameworkVerdict): boolean => catchCallsUndeclared(sourceCode, fn) !== null ||
+    (!isRejectionGuarded(fn) && (strict || asyncBodyRejection(sourceCode, fn) !== null ||
+      (verdict.framework === 'express' && unguardedRequestRead(sourceCode, fn) !== null)));
 
   const usageUnlessWrapped = (fn: FunctionNode): FrameworkVerdict | null => {
     const verdict = usageHandlerVerdict(sourceCode, context.filename, fn);
@@ -59,7 +61,7 @@ export function frameworkHandlerChecks(
         const verdict = handlerPromiseVerdict(sourceCode, context.filename, arg);
         if (!verdict) continue;
         settled.add(arg);
-        if (verdict.policy === 'handles' || !handlerRejects(arg) || failureIsSeen(arg)) continue;
+        if (verdict.policy === 'handles' || !handlerRejects(arg, verdict) || failureIsSeen(arg)) continue;
         report(arg, verdict);
       }
       return settled;
@@ -71,7 +73,7 @@ export function frameworkHandlerChecks(
         // A handler told only by usage has its router out of sight. Where the package writes its
         // own wrapper that hands rejections to `next`, the routes may wrap it: left to `strict`.
         usageUnlessWrapped(fn);
-      if (!verdict || verdict.policy === 'handles' || !handlerRejects(fn) || failureIsSeen(fn)) return;
+      if (!verdict || verdict.policy === 'handles' || !handlerRejects(fn, verdict) || failureIsSeen(fn)) return;
       report(fn, verdict);
     },
   };
