@@ -68,13 +68,13 @@ export function blockingCost(judged: JudgedContext, inFlight: InFlight | undefin
   }
 }
 
-/** `an express route handler calls (routes.ts line 12)`, `async function \`execute\` calls (line 40)`. */
-export function servedByText(site: ServingCall): string {
+/** `an express route handler calls (routes.ts line 12)`, `async function \`execute\` calls (line 40)` in `linted` itself. */
+export function servedByText(site: ServingCall, linted?: ServingCall['sourceCode']): string {
   const name = functionName(site.runner);
   const kind = site.registration ? `${frameworkName(site.registration)} ${site.registration.role}` : 'async function';
   const article = /^(?:[aeiou]|HTTP)/.test(kind) ? 'an' : 'a';
   const who = name ? `${kind} \`${name}\`` : `${article} ${kind}`;
-  const file = sourceFileOf(site.sourceCode);
+  const file = site.sourceCode === linted ? null : sourceFileOf(site.sourceCode);
   const at = file ? `${path.basename(file)} line ${site.call.loc.start.line}` : `line ${site.call.loc.start.line}`;
   return `${who} calls (${at}) while the process serves`;
 }

@@ -24,9 +24,9 @@ export function servedInPlace(sourceCode: Services, found: BlockingCall, subject
 }
 
 /**
- * Does the chain's last link, a blocking call in a helper, get its report where it is because a
- * serving caller in another file reaches it? The chain's report at the call site then defers.
- * CPU-heavy work is reported in its helper whoever calls it, and at the call sites in other files as before.
+ * Does the chain's last link, a blocking call in a helper, get its report where it is (a serving
+ * caller in another file reaches it, or it is CPU-heavy work in a serving helper)? The chain's
+ * report at the call site then defers: one report per blocking call, however many callers reach it.
  */
 export function reportedInPlace(link: ChainLink, linted: Services, context: RoleSubject & { cwd: string }, settings: InPlaceSettings): boolean {
   if (link.node?.type !== AST_NODE_TYPES.CallExpression) return false;
@@ -34,12 +34,12 @@ export function reportedInPlace(link: ChainLink, linted: Services, context: Role
   if (!sourceCode) return false;
   const found = matchBlockingCall(sourceCode, link.node, settings.blocking);
   const subject: RoleSubject = link.path ? { filename: link.path, cwd: context.cwd, settings: context.settings, sourceCode } : context;
-  return found !== null && (servedInPlace(sourceCode, found, subject, settings)?.site ?? null) !== null;
+  return found !== null && servedInPlace(sourceCode, found, subject, settings) !== null;
 }
 
 /** The helper a blocking call is reported in, and its serving call site as evidence when one is known. */
 export function servedRunContext(linted: Services, served: ServedBlocking): { ctx: RunContext; evidence: EvidenceLocation[] } {
   const site = served.site;
   const evidence = site ? [evidenceAt(site.call, 'runs it while serving from here', site.sourceCode === linted ? undefined : sourceFileOf(site.sourceCode) ?? undefined)] : [];
-  return { ctx: { asyncFunction: served.fn, via: [], sync: true, ...(site ? { servedBy: servedByText(site) } : {}) }, evidence };
+  return { ctx: { asyncFunction: served.fn, via: [], sync: true, ...(site ? { servedBy: servedByText(site, linted) } : {}) }, evidence };
 }

@@ -106,7 +106,7 @@ router.route('/deploy').post((req, res) => res.send(execSync('git pull').toStrin
         // The key derivation is reported where it runs; the route's call of `hash` is not said again.
         {
           messageId: 'blockingCall', line: 5, column: 36,
-          data: { cost: SERVING, name: 'crypto.scryptSync', where: '`hash` (line 5), which this long-lived process may run while it serves' },
+          data: { cost: SERVING, name: 'crypto.scryptSync', where: '`hash` (line 5), which express route handler `signup` calls (line 7) while the process serves' },
         },
         { messageId: 'blockingCall', line: 10, column: 53, suggestions: [] },
       ],

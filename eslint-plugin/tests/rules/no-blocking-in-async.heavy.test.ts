@@ -129,7 +129,7 @@ export function thumbnail(src: string, out: string) {
 }`,
       errors: [{ messageId: 'blockingCall', line: 6, column: 5, data: { cost: SERVING, name: 'child_process.execSync', where: '`thumbnail` (line 3), which this long-lived process may run while it serves' } }],
     },
-    // Called from startup and from async code: it also runs while serving.
+    // Called from startup and from async code: it also runs while serving, and the report names the async caller.
     {
       code: `import { execSync } from 'node:child_process';
 function gitSha() {
@@ -137,7 +137,7 @@ function gitSha() {
 }
 const sha = gitSha();
 export async function status() { return { sha, now: gitSha() }; }`,
-      errors: [{ messageId: 'blockingCall', line: 3, column: 10, data: { cost: SERVING, name: 'child_process.execSync', where: '`gitSha` (line 2), which this long-lived process may run while it serves' } }],
+      errors: [{ messageId: 'blockingCall', line: 3, column: 10, data: { cost: SERVING, name: 'child_process.execSync', where: '`gitSha` (line 2), which async function `status` calls (line 6) while the process serves' } }],
     },
   ],
 });

@@ -81,7 +81,9 @@ app.post('/items', (req, res) => {
         },
       }],
     },
-    // Through the module's own helper, then through a module it imports: every step names its file.
+    // Through the module's own helper into the module it imports: every step names its file. The
+    // key derivation that `register()` reaches is CPU-heavy work reported once where it is, in
+    // lib/hash.js; its call here defers to that report.
     {
       filename: service,
       code: `import * as store from './store';
@@ -98,17 +100,6 @@ export async function signUp(user: { password: string }) {
             cost: SERVING,
             callee: 'writeAll',
             chain: 'calls `saveDb()` (store.js line 10), which calls `fs.writeFileSync` (store.js line 6)',
-            where: 'async function `signUp` (line 2)',
-          },
-        },
-        {
-          messageId: 'blockingHelper' as const,
-          line: 4,
-          column: 10,
-          data: {
-            cost: SERVING,
-            callee: 'register',
-            chain: 'calls `hashPassword()` (store.js line 14), which calls `crypto.pbkdf2Sync` (hash.js line 4)',
             where: 'async function `signUp` (line 2)',
           },
         },
