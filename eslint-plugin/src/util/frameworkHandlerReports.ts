@@ -3,6 +3,7 @@ import type { FrameworkVerdict, FunctionNode } from '../analysis';
 import {
   asyncBodyRejection, catchCallsUndeclared, handlerPromiseVerdict, importedHandlerVerdict, namedHandlerVerdict, packageWrapsHandlers, unguardedRequestRead, usageHandlerVerdict, isFunctionNode, isRejectionGuarded, mayRegisterHandlers,
 } from '../analysis';
+import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import { evidenceAt, recordEvidence } from './evidence';
 
 export interface FrameworkHandlerChecks {
@@ -38,7 +39,7 @@ export function frameworkHandlerChecks(
    */
   const handlerRejects = (fn: FunctionNode, verdict: FrameworkVerdict): boolean => catchCallsUndeclared(sourceCode, fn) !== null ||
     (!isRejectionGuarded(fn) && (strict || asyncBodyRejection(sourceCode, fn) !== null ||
-      (verdict.framework === 'express' && unguardedRequestRead(sourceCode, fn) !== null)));
+      (verdict.framework === 'express' && !validatedFirst(verdict) && unguardedRequestRead(sourceCode, fn) !== null)));
 
   const usageUnlessWrapped = (fn: FunctionNode): FrameworkVerdict | null => {
     const verdict = usageHandlerVerdict(sourceCode, context.filename, fn);
@@ -77,4 +78,28 @@ export function frameworkHandlerChecks(
       report(fn, verdict);
     },
   };
+}
+
+/**
+ * `router.post('/items', validate(schema), create)`: a registration that hands the route more than
+ * one function runs middleware beside the handler, which may check the request before it. A read
+ * into the body or query does not count as a rejection then; an `await` outside any `try` still does.
+ */
+function validatedFirst(verdict: FrameworkVerdict): boolean {
+  const call = verdict.registration.node;
+  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
+  return call.arguments.filter((arg) => !isRoutePath(arg)).length > 1;
+}
+
+function isRoutePath(arg: TSESTree.Node): boolean {
+  switch (arg.type) {
+    case AST_NODE_TYPES.Literal:
+    case AST_NODE_TYPES.TemplateLiteral:
+      return true;
+    case AST_NODE_TYPES.ArrayExpression:
+      // `['/a', '/b']` is a path; `[auth, validate]` is middleware.
+      return arg.elements.every((element) => element !== null && isRoutePath(element));
+    default:
+      return false;
+  }
 }

@@ -157,9 +157,20 @@ createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (Expr
     { code: SPLIT.replace('req.query.cities.split', 'req.params.cities.split'), filename: express4 },
     // Not async: the throw goes to Express's error handling.
     { code: SPLIT.replace('async (req, res)', '(req, res)'), filename: express4 },
+    // Middleware registered beside the handler may validate the request first.
+    { code: SPLIT.replace("app.get('/hotels', async", "app.get('/hotels', validate, async"), filename: express4 },
+    { code: DESTRUCTURED.replace("router.post('/products', async", "router.post('/products', [auth, validate], async"), filename: express4 },
   ],
   invalid: [
     { code: SPLIT, filename: express4, errors: [{ messageId: 'frameworkIgnoresPromise', line: 3, column: 20 }] },
+    // A list of paths is not middleware.
+    { code: SPLIT.replace("app.get('/hotels', async", "app.get(['/hotels', '/stays'], async"), filename: express4, errors: [{ messageId: 'frameworkIgnoresPromise', line: 3, column: 32 }] },
+    // Beside middleware, an `await` outside any `try` still rejects.
+    {
+      code: SPLIT.replace("app.get('/hotels', async", "app.get('/hotels', validate, async").replace("  res.json(cities);", "  res.json(await lookup(cities));"),
+      filename: express4,
+      errors: [{ messageId: 'frameworkIgnoresPromise', line: 3, column: 30 }],
+    },
     { code: DESTRUCTURED, filename: express4, errors: [{ messageId: 'frameworkIgnoresPromise', line: 3, column: 26 }] },
     { code: SPLIT.replace("req.query.cities.split(',')", 'req.body.user.name'), filename: express4, errors: [{ messageId: 'frameworkIgnoresPromise', line: 3, column: 20 }] },
   ],
