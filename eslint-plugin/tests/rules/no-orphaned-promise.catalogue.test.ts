@@ -1,6 +1,7 @@
 import type { MessageId, Options } from '../../src/rules/no-orphaned-promise';
 import rule from '../../src/rules/no-orphaned-promise';
 import { createRecommendedRuleTester, createRuleTester, fixture } from '../ruleTester';
+import { dropped } from './orphanedCases';
 
 // Request methods of job-queue, temp-file and Telegram bot packages, known by where the object
 // comes from (a construction, a declared type, an awaited factory, a handler the bot registers),
@@ -62,21 +63,6 @@ exports.withTempDir = async (fn) => {
     (fs.rm || fs.rmdir)(dir, { recursive: true });
   }
 };`;
-
-/** A dropped call at `line`:`column`, with the suggestions to void it and, in async code, await it. */
-function dropped(code: string, line: number, column: number, call: string, awaitable = false) {
-  const prefixed = (word: string): string => code.replace(call, `${word} ${call}`);
-  return {
-    code,
-    errors: [{
-      messageId: 'orphanedPromise' as const, line, column,
-      suggestions: [
-        ...(awaitable ? [{ messageId: 'addAwait' as const, output: prefixed('await') }] : []),
-        { messageId: 'addVoid' as const, output: prefixed('void') },
-      ],
-    }],
-  };
-}
 
 createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (package catalogue)', rule as never, {
   valid: [

@@ -1,6 +1,7 @@
 import type { MessageId, Options } from '../../src/rules/no-orphaned-promise';
 import rule from '../../src/rules/no-orphaned-promise';
 import { createRecommendedRuleTester, createTypedRuleTester, fixture } from '../ruleTester';
+import { dropped } from './orphanedCases';
 
 // Promise-returning methods of well-known packages, known without types by where the receiver
 // comes from: a construction from the package, a listener parameter of its client, a handler a
@@ -66,21 +67,6 @@ const hook = new WebhookClient({ url: process.env.HOOK });
 export function run(job) {
   job().catch((error) => { hook.send(String(error)); });
 }`;
-
-/** A dropped call at `line`:`column`, with the suggestions to void it and, in async code, await it. */
-function dropped(code: string, line: number, column: number, call: string, awaitable = false) {
-  const prefixed = (word: string): string => code.replace(call, `${word} ${call}`);
-  return {
-    code,
-    errors: [{
-      messageId: 'orphanedPromise' as const, line, column,
-      suggestions: [
-        ...(awaitable ? [{ messageId: 'addAwait' as const, output: prefixed('await') }] : []),
-        { messageId: 'addVoid' as const, output: prefixed('void') },
-      ],
-    }],
-  };
-}
 
 createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (package promises)', rule as never, {
   valid: [
