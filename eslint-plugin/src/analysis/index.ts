@@ -27,6 +27,7 @@ export * from './guardedCallbacks';
 export * from './handOver';
 export * from './handedSlices';
 export * from './heavySyncWork';
+export * from './heldWork';
 export * from './holders';
 export * from './handlers';
 export * from './imports';

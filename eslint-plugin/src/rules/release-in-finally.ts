@@ -2,8 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { Acquisition, AcquisitionKind, ReleaseProblem, ReleaseSite, RequestHold } from '../analysis';
 import {
-  borrowsAtEveryCall, chainedLeak, checkReleasePaths, findManualAcquisitions, getCallGraph, getConstruction, processRole, requestHold, runsAgainAfterFailure, skipTransparent, staticPropertyName,
-  typeHasProperty,
+  borrowsAtEveryCall, chainedLeak, checkReleasePaths, findManualAcquisitions, handsBackPromise, processRole, requestHold, runsAgainAfterFailure, waitsUntilGranted,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -11,7 +10,7 @@ import type { EvidenceLocation } from '../util/evidence';
 import { evidenceAt, recordEvidence } from '../util/evidence';
 import type { LeakContext } from '../util/leakCosts';
 import { leakCost } from '../util/leakCosts';
-import { planMoveIntoTry, planRunExclusive, planWrapInTryFinally } from '../util/releaseFixes';
+import { exitKeyword, planMoveIntoTry, planRunExclusive, planWrapInTryFinally, synthesizedRelease } from '../util/releaseFixes';
 import type { ResourceShape } from '../util/settings';
 import { getSharedSettings, isStrict } from '../util/settings';
 
@@ -44,8 +43,6 @@ const NOUN: Readonly<Record<AcquisitionKind, string>> = {
 
 /** Leaks that happen only when something throws. */
 const FAILURE_LEAKS: ReadonlySet<ReleaseProblem['kind']> = new Set(['notInFinally', 'throwBeforeTry', 'throwBeforeHandOver']);
-
-const DB_CLIENT_PROMISE_METHODS = new Set(['query', 'execute']);
 
 export default createRule<Options, MessageId>({
   name: 'release-in-finally',
@@ -109,7 +106,7 @@ export default createRule<Options, MessageId>({
     const sourceCode = context.sourceCode;
     const resources = [...getSharedSettings(context).resources, ...(options.resources ?? [])];
     const services = getOptionalParserServices(context);
-    const program = services.program;
+    const checker = services.program ? { program: services.program, esTreeNodeToTSNodeMap: services.esTreeNodeToTSNodeMap } : null;
     const strict = isStrict(context);
     let oneShot: boolean | null = null;
     /**
@@ -131,30 +128,6 @@ export default createRule<Options, MessageId>({
         return FAILURE_LEAKS.has(problem.kind) && !runsAgainAfterFailure(sourceCode, acquisition.acquireCall) ? 'oneShotEnds' : 'oneShotGoesOn';
       }
       return role.phase === 'startup' ? 'startup' : 'serving';
-    }
-
-    function isPromise(acquisition: Acquisition, expr: TSESTree.Expression): boolean {
-      const node = skipTransparent(expr);
-      if (node.type === AST_NODE_TYPES.NewExpression) {
-        return node.callee.type === AST_NODE_TYPES.Identifier && node.callee.name === 'Promise';
-      }
-      if (program && typeHasProperty({ program, esTreeNodeToTSNodeMap: services.esTreeNodeToTSNodeMap }, node, 'then')) {
-        return true;
-      }
-      if (node.type !== AST_NODE_TYPES.CallExpression) return false;
-      const callee = skipTransparent(node.callee);
-      if (callee.type === AST_NODE_TYPES.MemberExpression) {
-        const name = staticPropertyName(callee);
-        if (name === 'then' || name === 'catch' || name === 'finally') return true;
-        const object = skipTransparent(callee.object);
-        if (object.type === AST_NODE_TYPES.Identifier && object.name === 'Promise') return true;
-        const resource = acquisition.resourceNode;
-        if (acquisition.kind === 'dbClient' && resource && object.type === AST_NODE_TYPES.Identifier && object.name === resource.name) {
-          return DB_CLIENT_PROMISE_METHODS.has(name ?? '');
-        }
-      }
-      const target = getCallGraph(sourceCode).resolveCall(node);
-      return Boolean(target && (target.isAsync || target.returnsPromiseType));
     }
 
     /** `more`: further releases the same failure skips (one per promise handler), for evidence. */
@@ -274,7 +247,7 @@ export default createRule<Options, MessageId>({
             continue;
           }
           const problem = checkReleasePaths(acquisition, {
-            isPromise: (expr) => isPromise(acquisition, expr),
+            isPromise: (expr) => handsBackPromise(sourceCode, checker, acquisition, expr),
             sourceCode,
             waitsWithoutFailing: (node) => waits.has(node as TSESTree.Expression),
           });
@@ -288,44 +261,3 @@ export default createRule<Options, MessageId>({
     };
   },
 });
-
-/**
- * A lock or permit acquire that only waits: nothing in it can fail but a timeout, and
- * `withTimeout`/`tryAcquire` wrappers are what add one.
- */
-function waitsUntilGranted(sourceCode: Readonly<TSESLint.SourceCode>, acquisition: Acquisition): boolean {
-  if (acquisition.kind !== 'lock' && acquisition.kind !== 'permit') return false;
-  if (acquisition.acquireExpression.type !== AST_NODE_TYPES.AwaitExpression || acquisition.acquireCall.arguments.length > 0) return false;
-  const owner = acquisition.owner;
-  return !owner || (getConstruction(sourceCode, owner)?.wrappedBy.length ?? 0) === 0;
-}
-
-function exitKeyword(exit: TSESTree.Node): string {
-  switch (exit.type) {
-    case AST_NODE_TYPES.ReturnStatement:
-      return 'return';
-    case AST_NODE_TYPES.ThrowStatement:
-      return 'throw';
-    case AST_NODE_TYPES.BreakStatement:
-      return 'break';
-    default:
-      return 'continue';
-  }
-}
-
-/** The release statement to put in `finally` when the function has none. */
-function synthesizedRelease(acquisition: Acquisition): string | null {
-  // `await pool.connect();` kept nothing to release with: the fix is to keep the client, a choice.
-  if (acquisition.resultDropped) return null;
-  const name = acquisition.resourceNode?.name;
-  const owner = acquisition.owner;
-  const awaitPrefix = acquisition.kind === 'fileLock' || acquisition.kind === 'distributedLock' ? 'await ' : '';
-  if (acquisition.resultRole === 'releaseFunction' && name) return `${awaitPrefix}${name}();`;
-  if (acquisition.resultRole === 'resource' && name) {
-    if (acquisition.kind === 'pooledResource' && owner?.type === AST_NODE_TYPES.Identifier) return `await ${owner.name}.release(${name});`;
-    if (acquisition.kind === 'pooledResource') return null;
-    return `${awaitPrefix}${name}.release();`;
-  }
-  if (owner?.type === AST_NODE_TYPES.Identifier && acquisition.recognizedBy === 'library') return `${owner.name}.release();`;
-  return null;
-}

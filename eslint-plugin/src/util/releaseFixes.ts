@@ -239,3 +239,34 @@ function reindent(text: string, unit: string): string {
     .map((line, i) => (i === 0 || line.trim() === '' ? line.trimEnd() : unit + line))
     .join('\n');
 }
+
+/** The keyword of an early exit, as a message names it. */
+export function exitKeyword(exit: TSESTree.Node): string {
+  switch (exit.type) {
+    case AST_NODE_TYPES.ReturnStatement:
+      return 'return';
+    case AST_NODE_TYPES.ThrowStatement:
+      return 'throw';
+    case AST_NODE_TYPES.BreakStatement:
+      return 'break';
+    default:
+      return 'continue';
+  }
+}
+
+/** The release statement to put in `finally` when the function has none. */
+export function synthesizedRelease(acquisition: Acquisition): string | null {
+  // `await pool.connect();` kept nothing to release with: the fix is to keep the client, a choice.
+  if (acquisition.resultDropped) return null;
+  const name = acquisition.resourceNode?.name;
+  const owner = acquisition.owner;
+  const awaitPrefix = acquisition.kind === 'fileLock' || acquisition.kind === 'distributedLock' ? 'await ' : '';
+  if (acquisition.resultRole === 'releaseFunction' && name) return `${awaitPrefix}${name}();`;
+  if (acquisition.resultRole === 'resource' && name) {
+    if (acquisition.kind === 'pooledResource' && owner?.type === AST_NODE_TYPES.Identifier) return `await ${owner.name}.release(${name});`;
+    if (acquisition.kind === 'pooledResource') return null;
+    return `${awaitPrefix}${name}.release();`;
+  }
+  if (owner?.type === AST_NODE_TYPES.Identifier && acquisition.recognizedBy === 'library') return `${owner.name}.release();`;
+  return null;
+}
