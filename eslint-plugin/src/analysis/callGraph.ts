@@ -207,6 +207,13 @@ function calleeFunction(sourceCode: Services, callee: TSESTree.Node, depth: numb
   return null;
 }
 
+/** `exports.start`, `module.exports.start`: the function of this module exported under that name, or null. */
+export function ownExportFunction(sourceCode: Services, callee: TSESTree.Node): FunctionNode | null {
+  const expr = skipTransparent(callee);
+  if (expr.type !== AST_NODE_TYPES.MemberExpression || !isOwnExportsObject(sourceCode, expr.object)) return null;
+  return calleeFunction(sourceCode, expr, 0);
+}
+
 /** CommonJS's `exports` or `module.exports`, neither declared by the file itself. */
 function isOwnExportsObject(sourceCode: Services, node: TSESTree.Node): boolean {
   const expr = skipTransparent(node);
