@@ -5,7 +5,7 @@ import { annotatesPromise, findVariable, isFunctionNode, skipTransparent, static
 import { isSynchronouslyInvoked } from './asyncContext';
 import { thisClass } from './construction';
 import { resolveReference } from './imports';
-import { isProjectSpecifier, localExport } from './localModules';
+import { isProjectSpecifier, localExport, ownExport } from './localModules';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -188,6 +188,11 @@ function calleeFunction(sourceCode: Services, callee: TSESTree.Node, depth: numb
       const cls = thisClass(expr);
       return cls ? classMember(cls, name, inStaticMember(expr), expr.property.type === AST_NODE_TYPES.PrivateIdentifier) : null;
     }
+    // `exports.start()`, `module.exports.start()`: the module calling its own export.
+    if (isOwnExportsObject(sourceCode, expr.object)) {
+      const exported = ownExport(sourceCode, name);
+      return exported ? calleeFunction(sourceCode, exported, depth + 1) : null;
+    }
     if (expr.object.type === AST_NODE_TYPES.Identifier) {
       const variable = findVariable(sourceCode, expr.object);
       const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
@@ -200,6 +205,22 @@ function calleeFunction(sourceCode: Services, callee: TSESTree.Node, depth: numb
     }
   }
   return null;
+}
+
+/** `exports.start`, `module.exports.start`: the function of this module exported under that name, or null. */
+export function ownExportFunction(sourceCode: Services, callee: TSESTree.Node): FunctionNode | null {
+  const expr = skipTransparent(callee);
+  if (expr.type !== AST_NODE_TYPES.MemberExpression || !isOwnExportsObject(sourceCode, expr.object)) return null;
+  return calleeFunction(sourceCode, expr, 0);
+}
+
+/** CommonJS's `exports` or `module.exports`, neither declared by the file itself. */
+function isOwnExportsObject(sourceCode: Services, node: TSESTree.Node): boolean {
+  const expr = skipTransparent(node);
+  const undeclared = (id: TSESTree.Identifier): boolean => !findVariable(sourceCode, id)?.defs.length;
+  if (expr.type === AST_NODE_TYPES.Identifier) return expr.name === 'exports' && undeclared(expr);
+  return expr.type === AST_NODE_TYPES.MemberExpression && expr.object.type === AST_NODE_TYPES.Identifier &&
+    expr.object.name === 'module' && staticPropertyName(expr) === 'exports' && undeclared(expr.object);
 }
 
 /**

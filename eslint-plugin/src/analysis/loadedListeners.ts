@@ -27,7 +27,9 @@ export interface LoadedListener {
 /**
  * A module found by a computed `require` over a folder, in a file of its package that lists that
  * folder (`readdirSync`): `require(\`../events/${dir}/${file}\`)` or `require(path.join(__dirname,
- * 'events', file))`, with as many computed path segments as lie between the folder and `fn`'s file.
+ * 'events', file))`, with as many computed path segments as lie between the folder and `fn`'s file;
+ * for an ES module, `const loaded = await import(…)` the same way, its exports read as members
+ * (`loaded.default`, directly or through a `const`).
  * The registrations (listeners, timers: see `callbackRegistration`) that loader makes of the export
  * `fn` is: the module's own export (`event`, `event.bind(null, client)`), a member (`event.execute`),
  * or a plain function that returns or drops that export's call (`(...args) => event.execute(...args)`).
@@ -35,8 +37,9 @@ export interface LoadedListener {
  */
 export function loadedListeners(sourceCode: Services, fn: FunctionNode): readonly LoadedListener[] {
   const file = sourceFileOf(sourceCode);
-  // `require` loads CommonJS exports: an ES module's are left alone (and skip the search below).
-  const names = file === null || !readsCommonJsExports(sourceCode) ? null : exportedNames(sourceCode, fn);
+  // `require` loads CommonJS exports and `import()` an ES module's; a file with neither skips the search below.
+  const kind = file === null ? null : exportKind(sourceCode);
+  const names = kind === null ? null : exportedNames(sourceCode, fn);
   if (file === null || names === null || names.size === 0) return [];
   // A module a loader finds by listing its folder is one no running code imports by name; asking
   // that first keeps the text search for loaders off nearly every file.
@@ -48,6 +51,7 @@ export function loadedListeners(sourceCode: Services, fn: FunctionNode): readonl
     const loaderCode = moduleSourceCode(loader);
     if (!loaderCode) continue;
     for (const load of folderLoads(loaderCode, loader)) {
+      if (load.kind !== kind) continue;
       const rest = path.relative(load.folder, file);
       if (rest.startsWith('..') || path.isAbsolute(rest) || rest.split(path.sep).length !== load.segments) continue;
       for (const use of load.uses) {
@@ -65,6 +69,13 @@ export function ignoringLoader(sourceCode: Services, fn: FunctionNode, allowed: 
 
 const commonJs = new WeakMap<Services, boolean>();
 
+/** How a module exports: `require` for CommonJS (`module.exports`, `exports.x`), `import` for `export` declarations. */
+function exportKind(sourceCode: Services): LoadKind | null {
+  if (readsCommonJsExports(sourceCode)) return 'require';
+  const declares = sourceCode.ast.body.some((s) => s.type === AST_NODE_TYPES.ExportDefaultDeclaration || s.type === AST_NODE_TYPES.ExportNamedDeclaration);
+  return declares ? 'import' : null;
+}
+
 /** Does the module assign `module.exports` or `exports.x`: `module`/`exports` read without a declaration of its own? */
 function readsCommonJsExports(sourceCode: Services): boolean {
   const known = commonJs.get(sourceCode);
@@ -78,8 +89,8 @@ function readsCommonJsExports(sourceCode: Services): boolean {
   return result;
 }
 
-/** `require(` with anything but a string literal: the only files worth parsing as loaders. */
-const COMPUTED_REQUIRE = /\brequire\s*\(\s*[^'"\s)]/;
+/** `require(` or `import(` with anything but a string literal: the only files worth parsing as loaders. */
+const COMPUTED_LOAD = /\b(?:require|import)\s*\(\s*[^'"\s)]/;
 
 const listings = new Map<string, { generation: number; files: readonly string[] }>();
 
@@ -89,13 +100,16 @@ function listingFiles(file: string): readonly string[] {
   const hit = listings.get(key);
   if (hit && hit.generation === lintGeneration()) return hit.files;
   const files = [...new Set([...packageFilesNaming(file, 'readdirSync') ?? [], ...packageFilesNaming(file, 'readdir') ?? []])]
-    .filter((f) => COMPUTED_REQUIRE.test(readText(f) ?? ''));
+    .filter((f) => COMPUTED_LOAD.test(readText(f) ?? ''));
   listings.set(key, { generation: lintGeneration(), files });
   return files;
 }
 
-/** A computed `require` over `folder` in a loader, and what it registers of the loaded module. */
+type LoadKind = 'require' | 'import';
+
+/** A computed `require` or `import()` over `folder` in a loader, and what it registers of the loaded module. */
 interface FolderLoad {
+  kind: LoadKind;
   folder: string;
   /** Path segments the computed part spans: `${dir}/${file}` is two. */
   segments: number;
@@ -109,20 +123,32 @@ function folderLoads(sourceCode: Services, file: string): readonly FolderLoad[] 
   if (known) return known;
   const found: FolderLoad[] = [];
   walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
-    if (node.type !== AST_NODE_TYPES.CallExpression || node.callee.type !== AST_NODE_TYPES.Identifier || node.callee.name !== 'require' ||
-      node.arguments.length !== 1 || findVariable(sourceCode, node.callee)?.defs.length) {
-      return true;
-    }
-    const [arg] = node.arguments;
-    const target = arg && arg.type !== AST_NODE_TYPES.SpreadElement ? pathValue(sourceCode, arg, path.dirname(file), 0) : null;
+    const load = loadOf(sourceCode, node);
+    if (!load) return true;
+    const target = pathValue(sourceCode, load.specifier, path.dirname(file), 0);
     if (target?.kind !== 'computed' || target.folder.split(path.sep).includes('node_modules') || pathKind(target.folder) !== 'directory') return true;
-    const declarator = node.parent;
-    if (declarator.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== node || declarator.id.type !== AST_NODE_TYPES.Identifier) return true;
-    found.push({ folder: target.folder, segments: target.segments, uses: registeredUses(sourceCode, declarator.id) });
+    // `const event = require(…)`, `const event = await import(…)`.
+    const declarator = load.value.parent;
+    if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== load.value || declarator.id.type !== AST_NODE_TYPES.Identifier) return true;
+    found.push({ kind: load.kind, folder: target.folder, segments: target.segments, uses: registeredUses(sourceCode, declarator.id, load.kind) });
     return true;
   });
   loads.set(sourceCode, found);
   return found;
+}
+
+/** `require(x)` (not a local `require`) or `await import(x)`: the specifier, and the expression whose value is the module. */
+function loadOf(sourceCode: Services, node: TSESTree.Node): { kind: LoadKind; specifier: TSESTree.Node; value: TSESTree.Node } | null {
+  if (node.type === AST_NODE_TYPES.ImportExpression) {
+    const awaited = node.parent;
+    return awaited.type === AST_NODE_TYPES.AwaitExpression && awaited.argument === node ? { kind: 'import', specifier: node.source, value: awaited } : null;
+  }
+  if (node.type !== AST_NODE_TYPES.CallExpression || node.callee.type !== AST_NODE_TYPES.Identifier || node.callee.name !== 'require' ||
+    node.arguments.length !== 1 || findVariable(sourceCode, node.callee)?.defs.length) {
+    return null;
+  }
+  const [arg] = node.arguments;
+  return arg && arg.type !== AST_NODE_TYPES.SpreadElement ? { kind: 'require', specifier: arg, value: node } : null;
 }
 
 type PathValue = { kind: 'static'; value: string } | { kind: 'computed'; folder: string; segments: number };
@@ -163,6 +189,17 @@ function pathValue(sourceCode: Services, node: TSESTree.Node, dir: string, depth
     if (def?.type !== 'Variable' || def.parent.kind !== 'const' || def.node.id !== def.name || !def.node.init) return null;
     return pathValue(sourceCode, def.node.init, dir, depth + 1);
   }
+  if (expr.type === AST_NODE_TYPES.MemberExpression) {
+    const name = staticPropertyName(expr);
+    // ES modules have no `__dirname`: `import.meta.dirname` is the same folder.
+    if (expr.object.type === AST_NODE_TYPES.MetaProperty && expr.object.meta.name === 'import' && name === 'dirname') return { kind: 'static', value: dir };
+    // `pathToFileURL(file).href`, the portable specifier for `import()` of a path.
+    const call = skipTransparent(expr.object);
+    const ref = name === 'href' && call.type === AST_NODE_TYPES.CallExpression ? resolveReference(sourceCode, call.callee) : null;
+    const [arg] = call.type === AST_NODE_TYPES.CallExpression ? call.arguments : [];
+    if (ref?.module !== 'url' || ref.path[ref.path.length - 1] !== 'pathToFileURL' || !arg || arg.type === AST_NODE_TYPES.SpreadElement) return null;
+    return pathValue(sourceCode, arg, dir, depth + 1);
+  }
   if (expr.type !== AST_NODE_TYPES.CallExpression) return null;
   const ref = resolveReference(sourceCode, expr.callee);
   const joins = ref?.module === 'path' && ref.path.length === 1 && (ref.path[0] === 'join' || ref.path[0] === 'resolve');
@@ -186,8 +223,11 @@ function pathValue(sourceCode: Services, node: TSESTree.Node, dir: string, depth
   return known === null ? null : { kind: 'static', value: known };
 }
 
-/** Where the loaded module `id` (or a member of it) is handed to a registration that drops promises. */
-function registeredUses(sourceCode: Services, id: TSESTree.Identifier): FolderLoad['uses'] {
+/**
+ * Where the loaded module `id` (or a member of it) is handed to a registration that drops promises.
+ * An ES module's namespace is no function: only its members count there.
+ */
+function registeredUses(sourceCode: Services, id: TSESTree.Identifier, kind: LoadKind): FolderLoad['uses'] {
   const uses: FolderLoad['uses'] = [];
   const variable = findVariable(sourceCode, id);
   for (const reference of variable?.references ?? []) {
@@ -195,14 +235,31 @@ function registeredUses(sourceCode: Services, id: TSESTree.Identifier): FolderLo
     const use = reference.identifier as TSESTree.Identifier;
     const member = use.parent.type === AST_NODE_TYPES.MemberExpression && use.parent.object === use ? use.parent : null;
     const memberName = member ? staticPropertyName(member) : null;
+    if (kind === 'import' && (memberName === null || memberName === 'bind')) continue;
     // `event.bind(null, client)` is the default export bound; `event.execute` a member.
     const exportName = memberName === null || memberName === 'bind' ? 'default' : memberName;
     const value = memberName === null ? use : memberName === 'bind' ? use : (member as TSESTree.MemberExpression);
-    const handed = handedValue(value);
-    const registered = handed ? registrationOf(sourceCode, handed) : null;
-    if (registered) uses.push({ exportName, call: registered.call, registration: registered.registration });
+    for (const handed of handedValues(sourceCode, value)) {
+      const registered = registrationOf(sourceCode, handed);
+      if (registered) uses.push({ exportName, call: registered.call, registration: registered.registration });
+    }
   }
   return uses;
+}
+
+/** `value` handed on where it is read, or, kept in a `const` (`const execute = loaded.default`), wherever that is read. */
+function handedValues(sourceCode: Services, value: TSESTree.Node): TSESTree.Node[] {
+  const declarator = value.parent;
+  if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== value || declarator.id.type !== AST_NODE_TYPES.Identifier ||
+    declarator.parent.kind !== 'const') {
+    const handed = handedValue(value);
+    return handed ? [handed] : [];
+  }
+  const alias = findVariable(sourceCode, declarator.id);
+  return (alias?.references ?? []).filter((r) => r.isRead()).flatMap((r) => {
+    const handed = handedValue(r.identifier as TSESTree.Identifier);
+    return handed ? [handed] : [];
+  });
 }
 
 /**

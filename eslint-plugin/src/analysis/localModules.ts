@@ -362,6 +362,21 @@ function exportFrom(from: string, specifier: string, refPath: readonly string[],
   return property ? { value: property, rest } : null;
 }
 
+/**
+ * What this module itself exports as `name`, declared in this module: `export const start = …`,
+ * `export function start`, `export { start }`, `exports.start = …`, `module.exports = { start }`.
+ * For `exports.start()` inside the module, a call of its own export. Null for a re-export from
+ * another module and for a name it does not export.
+ */
+export function ownExport(sourceCode: Services, name: string): TSESTree.Node | null {
+  const file = sourceFileOf(sourceCode) ?? '';
+  const named = namedExport(sourceCode, file, name, 0);
+  if (named) return named.sourceCode === sourceCode ? named.node : null;
+  const object = defaultExport(sourceCode);
+  const property = object ? objectProperty(sourceCode, file, object, name, 0) : null;
+  return property?.sourceCode === sourceCode ? property.node : null;
+}
+
 /** The resolved file for a relative or aliased import, when it is one of the project's sources. */
 function localTarget(from: string, specifier: string): string | null {
   if (specifier.startsWith('\0')) return null;

@@ -3,6 +3,7 @@ import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
 import { enclosingFunction, findVariable, isFunctionNode, skipTransparent, staticPropertyName, walk } from './ast';
 import { isSynchronouslyInvoked } from './asyncContext';
+import { ownExportFunction } from './callGraph';
 import { isDevOnly } from './devOnly';
 import { handlerRegistration } from './handlers';
 import { importedModules } from './imports';
@@ -12,7 +13,7 @@ import { isUnreachedExport, knownCallers } from './knownCallers';
 import { lintGeneration, sourceFileOf } from './localModules';
 import { constructedWithCallback } from './constructorCallbacks';
 import { beforeFirstAwait, firstListen, isBeforeOwnListen, isOwnFirstListen, listenCallbackCall } from './serverStart';
-import { entryReach } from '../project';
+import { entryReach, hasMainGuard } from '../project';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -334,10 +335,13 @@ export function isEntryStart(sourceCode: Services, call: TSESTree.CallExpression
   if (!atTopLevel(call) || swallowsUnhandledRejections(sourceCode)) return false;
   const callee = skipTransparent(call.callee);
   if (isFunctionNode(callee)) return callee.async;
+  // `if (require.main === module) exports.start();`: a script that starts its own export when run.
+  if (callee.type === AST_NODE_TYPES.MemberExpression) return hasMainGuard(sourceCode.text) && ownExportFunction(sourceCode, callee) !== null;
   if (callee.type !== AST_NODE_TYPES.Identifier) return false;
   const variable = findVariable(sourceCode, callee);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   let fn: TSESTree.Node | null | undefined = def?.type === 'FunctionName' ? def.node : undefined;
   if (def?.type === 'Variable' && def.node.init) fn = skipTransparent(def.node.init);
-  return isFunctionNode(fn) && isTopLevelEntry(sourceCode, fn);
+  // Exported or called elsewhere too, but started here only when the file runs as the entry script.
+  return isFunctionNode(fn) && (isTopLevelEntry(sourceCode, fn) || hasMainGuard(sourceCode.text));
 }

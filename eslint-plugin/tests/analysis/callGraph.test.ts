@@ -155,6 +155,21 @@ describe('getCallGraph: resolving calls', () => {
     assert.equal(targetOf(parsed, graph, '(async () => {})()')?.node, arrow);
   });
 
+  it("the module's own exports through `exports` and `module.exports`", () => {
+    const { parsed, graph } = graphOf(
+      [
+        `export const start = async () => {};`,
+        `export function stop() {}`,
+        `exports.reload = () => 1;`,
+        `function main() { exports.start(); exports.stop(); module.exports.reload(); exports.missing(); }`,
+      ].join('\n'),
+    );
+    assert.equal(targetOf(parsed, graph, 'exports.start()')?.name, 'start');
+    assert.equal(targetOf(parsed, graph, 'exports.stop()')?.name, 'stop');
+    assert.equal(targetOf(parsed, graph, 'module.exports.reload()')?.name, 'reload');
+    assert.equal(targetOf(parsed, graph, 'exports.missing()'), null);
+  });
+
   it('resolveCallee on a bare callee expression', () => {
     const { parsed, graph } = graphOf(`function f() {}\nconst g = f;\nsetTimeout(g, 1);`);
     const g = parsed.find(AST_NODE_TYPES.Identifier, 'g', 1);
@@ -176,6 +191,11 @@ describe('getCallGraph: near-misses stay unresolved', () => {
   it('a method on an object that is not a const literal', () => {
     const { graph } = graphOf(`let api = { send() {} };\napi = { send() {} };\nfunction run() { api.send(); }`);
     assert.deepEqual(callees(named(graph, 'run')), ['?']);
+  });
+
+  it('an `exports` or `module` the file declares itself', () => {
+    const { graph } = graphOf(`export async function start() {}\nfunction run(exports: any, module: any) { exports.start(); module.exports.start(); }`);
+    assert.deepEqual(callees(named(graph, 'run')), ['?', '?']);
   });
 
   it('a computed member call', () => {

@@ -52,6 +52,16 @@ describe('loadedListeners', () => {
   it('leaves a file at another depth than the computed path spans', () => {
     assert.deepEqual(registrations('events/stray.js'), []);
   });
+  it("follows an ES module's `await import(…)` and a `const` holding its default export to both registrations", () => {
+    const registered = (name: string): string[] => {
+      const sourceCode = moduleSourceCode(fixture(`esm-loaders/src/${name}`));
+      assert.ok(sourceCode);
+      const fn = sourceCode.ast.body.flatMap((s) => s.type === 'ExportDefaultDeclaration' && isFunctionNode(s.declaration) ? [s.declaration] : [])[0];
+      assert.ok(fn);
+      return loadedListeners(sourceCode, fn).map((l) => `${path.relative(fixture('esm-loaders/src'), l.file)}:${l.call.loc.start.line} ${l.registration.name}`);
+    };
+    assert.deepEqual(registered('events/guild/memberAdd.js'), ['events/loader.js:10 client.once', 'events/loader.js:11 client.on']);
+  });
   it('leaves a function in a folder no loader lists', () => {
     assert.deepEqual(registrations('jobs/guilds.js'), []);
   });

@@ -13,8 +13,17 @@ bootstrap().then(() => console.log('ready'));`,
   iife: `(async () => { await fetch('https://example.com'); })();`,
 };
 
+// A script that runs itself when it is the entry (`require.main === module`) and starts its own
+// export there, by name or through `exports`: importers may call it too, but this call is the entry's.
+const GUARDED = {
+  named: `export async function main() { await fetch('https://example.com'); }
+if (require.main === module) main();`,
+  exports: `exports.start = async () => { await fetch('https://example.com'); };
+if (require.main === module) exports.start();`,
+};
+
 createRecommendedRuleTester().run<MessageId, Options>('no-orphaned-promise (recommended: entry scripts)', rule as never, {
-  valid: [ENTRY.main, ENTRY.chain, ENTRY.iife],
+  valid: [ENTRY.main, ENTRY.chain, ENTRY.iife, GUARDED.named, GUARDED.exports],
   invalid: [
     // The process keeps running after a rejection: the entry failed and nobody notices.
     {
@@ -31,6 +40,13 @@ void main();` }] }],
 main();`,
       errors: [{ messageId: 'orphanedPromise', line: 2, column: 1, suggestions: [{ messageId: 'addVoid', output: `export async function main() { await fetch('https://example.com'); }
 void main();` }] }],
+    },
+    // The same call without the guard: the module starts its export wherever it is loaded.
+    {
+      code: `exports.start = async () => { await fetch('https://example.com'); };
+exports.start();`,
+      errors: [{ messageId: 'orphanedPromise', line: 2, column: 1, suggestions: [{ messageId: 'addVoid', output: `exports.start = async () => { await fetch('https://example.com'); };
+void exports.start();` }] }],
     },
     {
       code: `async function sync() { await fetch('https://example.com'); }
@@ -61,5 +77,9 @@ createRuleTester().run<MessageId, Options>('no-orphaned-promise (strict: entry s
   invalid: [
     { code: ENTRY.main, errors: [{ messageId: 'orphanedPromise', line: 2, column: 1, suggestions: [{ messageId: 'addVoid', output: ENTRY.main.replace('\nmain();', '\nvoid main();') }] }] },
     { code: ENTRY.iife, errors: [{ messageId: 'orphanedPromise', line: 1, column: 1, suggestions: [{ messageId: 'addVoid', output: `void ${ENTRY.iife}` }] }] },
+    {
+      code: GUARDED.exports,
+      errors: [{ messageId: 'orphanedPromise', line: 2, column: 30, suggestions: [{ messageId: 'addVoid', output: GUARDED.exports.replace(') exports.start();', ') void exports.start();') }] }],
+    },
   ],
 });

@@ -9,6 +9,11 @@ const memberAdd = fixture('loaders/src/events/guild/memberAdd.js');
 const ready = fixture('loaders/src/events/client/ready.js');
 const ping = fixture('loaders/src/commands/ping.js');
 const stray = fixture('loaders/src/events/stray.js');
+// The same loader as an ES module (fixtures/esm-loaders): `await import(…)` over the folder, its
+// default export kept in a `const` and called from the arrow `client.on` registers.
+const esmMemberAdd = fixture('esm-loaders/src/events/guild/memberAdd.js');
+const esmReady = fixture('esm-loaders/src/events/guild/ready.js');
+const esmPing = fixture('esm-loaders/src/commands/ping.js');
 
 const GUILD_DELETE = `const Guilds = require('../../jobs/guilds');
 
@@ -51,8 +56,13 @@ const cases = {
     { code: `module.exports = async (client) => {\n  await client.user.setPresence({ status: 'idle' });\n};`, filename: stray },
     // Not the export: the loader never sees it.
     { code: `async function forget(guild) {\n  await guild.leave();\n}\nmodule.exports = (client, guild) => void forget(guild).catch(console.error);`, filename: guildDelete },
-    // An ES module's export: loaders are followed through `require` and CommonJS exports only.
+    // An ES module's export where the loader uses `require`: that loader reads CommonJS exports.
     { code: `export default async (client, guild) => {\n  await guild.leave();\n};`, filename: guildDelete },
+    // A CommonJS export where the loader uses `import()`: it reads `export` declarations.
+    { code: `module.exports = async (member) => {\n  await member.send('Welcome!');\n};`, filename: esmMemberAdd },
+    // ES module loader: a guarded body, and a command kept in a collection rather than registered.
+    { code: `export default async (client) => {\n  try {\n    await client.application.commands.fetch();\n  } catch (error) {\n    console.error(error);\n  }\n};`, filename: esmReady },
+    { code: `export async function execute(interaction) {\n  await interaction.reply('pong');\n}`, filename: esmPing },
     // The user says discord.js listeners are looked after.
     { code: MEMBER_ADD, filename: memberAdd, options: [{ allowedCallbacks: [{ module: 'discord.js', method: 'on' }] }] as Options },
   ],
@@ -71,6 +81,17 @@ const cases = {
       code: `exports.every = 60_000;\n\nexports.run = async () => {\n  await fetch('https://status.internal/refresh', { method: 'POST' });\n};`,
       filename: fixture('loaders/src/timers/refresh.js'),
       errors: [{ messageId: 'loadedListenerIgnored' as const, line: 3, column: 15, data: { loader: '../handlers/timers.js', name: 'setInterval' } }],
+    },
+    {
+      code: `export default async (member) => {\n  await member.guild.systemChannel.send(\`Welcome, \${member}!\`);\n};`,
+      filename: esmMemberAdd,
+      errors: [{ messageId: 'loadedListenerIgnored' as const, line: 1, column: 16, data: { loader: '../loader.js', name: 'client.once' } }],
+    },
+    {
+      // Loaded with `import(pathToFileURL(path.join(import.meta.dirname, …)).href)`, its member handed to a timer.
+      code: `export const every = 60_000;\n\nexport async function run() {\n  await fetch('https://status.internal/refresh', { method: 'POST' });\n}`,
+      filename: fixture('esm-loaders/src/timers/refresh.js'),
+      errors: [{ messageId: 'loadedListenerIgnored' as const, line: 3, column: 8, data: { loader: '../handlers/timers.js', name: 'setInterval' } }],
     },
   ],
 };

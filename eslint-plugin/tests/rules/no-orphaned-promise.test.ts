@@ -119,6 +119,17 @@ if (ready()) console.log('x');`,
   `async function name() { return 'x'; }
 console.log(\`\${name()}\`);`,
 
+  // `exports` declared by the file (a parameter here) is not the module's exports object.
+  `export async function start() {}
+function restart(exports: { start(): void }) { exports.start(); }`,
+  // The module's own export under that name is not async.
+  `async function start() {}
+exports.start = () => 1;
+exports.start();`,
+  // The file exports no `stop`: nothing to resolve.
+  `exports.start = async () => {};
+exports.stop();`,
+
   // --- node:test: the runner awaits its own tests ---
   `import { describe, it } from 'node:test';
 describe('queue', () => { it('drains', async () => {}); });`,
@@ -355,6 +366,38 @@ async function main(ids: string[]) { return ids.map((id) => { send(id); return i
       messageId: 'orphanedPromise', line: 2, column: 63,
       suggestions: [{ messageId: 'addVoid', output: `async function send(id: string) { return id; }
 async function main(ids: string[]) { return ids.map((id) => { void send(id); return id; }); }` }],
+    }],
+  },
+
+  // --- the module's own exports, called through `exports` ---
+  {
+    code: `exports.start = async () => { await fetch('https://example.com'); };
+function restart() { exports.start(); }`,
+    errors: [{
+      messageId: 'orphanedPromise', line: 2, column: 22,
+      suggestions: [{ messageId: 'addVoid', output: `exports.start = async () => { await fetch('https://example.com'); };
+function restart() { void exports.start(); }` }],
+    }],
+  },
+  {
+    // An ES module's export called as CommonJS would call it, from a listener.
+    code: `export const start = async () => { await fetch('https://example.com'); };
+process.on('SIGHUP', () => { exports.start(); });`,
+    errors: [{
+      messageId: 'orphanedPromise', line: 2, column: 30,
+      suggestions: [{ messageId: 'addVoid', output: `export const start = async () => { await fetch('https://example.com'); };
+process.on('SIGHUP', () => { void exports.start(); });` }],
+    }],
+  },
+  {
+    code: `async function start() { await fetch('https://example.com'); }
+module.exports = { start };
+function restart() { module.exports.start(); }`,
+    errors: [{
+      messageId: 'orphanedPromise', line: 3, column: 22,
+      suggestions: [{ messageId: 'addVoid', output: `async function start() { await fetch('https://example.com'); }
+module.exports = { start };
+function restart() { void module.exports.start(); }` }],
     }],
   },
 
