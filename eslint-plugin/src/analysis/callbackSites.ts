@@ -5,6 +5,7 @@ import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } fro
 import { isAwaitingEmitter } from './emitters';
 import { resolveReference } from './imports';
 import { isEntryStart } from './phase';
+import { jobRegistration } from './jobSchedulers';
 import type { CallPattern } from './promises';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -42,11 +43,13 @@ export interface CallbackRegistration {
   name: string;
   /** The first argument that may be a callback whose promise is dropped. */
   callbackIndex: number;
+  /** A callback passed by name may be a function imported from a project module (job schedulers). */
+  followsImports?: true;
 }
 
 /**
- * `emitter.on(event, cb)`, `setTimeout(cb)`, `process.nextTick(cb)`: a call that runs `cb` later
- * and throws away its promise. Null for anything else, and for a listener on an emitter whose
+ * `emitter.on(event, cb)`, `setTimeout(cb)`, `process.nextTick(cb)`, a job scheduler that drops
+ * the job's promise (see `jobRegistration`): a call that runs `cb` later and throws away its promise. Null for anything else, and for a listener on an emitter whose
  * `emit` awaits its listeners (see `isAwaitingEmitter`).
  */
 export function callbackRegistration(sourceCode: Services, call: TSESTree.CallExpression): CallbackRegistration | null {
@@ -63,6 +66,8 @@ export function callbackRegistration(sourceCode: Services, call: TSESTree.CallEx
       ? { name: 'process.nextTick', callbackIndex: 0 }
       : null;
   }
+  const job = jobRegistration(sourceCode, call);
+  if (job) return job;
   if (callee.type === AST_NODE_TYPES.Identifier && TIMERS.has(callee.name)) {
     const ref = resolveReference(sourceCode, callee);
     const isTimer = isGlobal(sourceCode, callee) || (ref?.module === 'timers' && ref.path.length === 1);

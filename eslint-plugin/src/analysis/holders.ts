@@ -59,6 +59,10 @@ export function manualHolder(sourceCode: Readonly<TSESLint.SourceCode>, acquisit
       unit = 'pooled resources';
       capacity = capacityOf(sourceCode, 'genericPool', owner);
       break;
+    case 'transaction':
+      noun = 'open transaction';
+      unit = 'pool connections';
+      break;
   }
   return { noun, unit, taker: shortText(acquisition.acquireText), at: acquisition.acquireCall, capacity, permitCall: null };
 }

@@ -66,7 +66,9 @@ export type AcquisitionKind =
   /** A file lock: proper-lockfile. */
   | 'fileLock'
   /** A distributed lock: redlock. */
-  | 'distributedLock';
+  | 'distributedLock'
+  /** An open transaction on a pooled connection, ended by `commit()` or `rollback()`: knex, sequelize. */
+  | 'transaction';
 
 /** How the acquisition was recognised. */
 export type RecognizedBy = 'library' | 'type' | 'setting' | 'pairing' | 'usage';
@@ -168,7 +170,7 @@ interface Shape {
   synchronous?: boolean;
 }
 
-const ACQUIRE_NAMES = ['acquire', 'acquireAsync', 'connect', 'getConnection', 'lock', 'lockSync'];
+const ACQUIRE_NAMES = ['acquire', 'acquireAsync', 'connect', 'getConnection', 'lock', 'lockSync', 'transaction'];
 /** Method names that give a resource back, for spotting one passed around uncalled. */
 const RELEASE_NAMES: ReadonlySet<string> = new Set(['release', 'destroy', 'unlock', 'end', 'close']);
 const PAIRINGS: Readonly<Record<string, readonly string[]>> = {
@@ -521,7 +523,7 @@ function argumentIndex(call: TSESTree.CallExpression, node: TSESTree.Node): numb
 // Usage evidence
 
 /** The pair an awaited acquire's result shows. */
-type UsagePairing = 'resultMethod' | 'ownerTakesResult' | 'releaseFunction';
+type UsagePairing = 'resultMethod' | 'ownerTakesResult' | 'releaseFunction' | 'transactionEnd';
 
 /** Acquire methods whose result can show a pair, and the releases that show it. */
 const USAGE_RELEASES: Readonly<Record<string, { resultMethod: readonly string[]; ownerTakesResult: readonly string[]; called: boolean }>> = {
@@ -529,6 +531,8 @@ const USAGE_RELEASES: Readonly<Record<string, { resultMethod: readonly string[];
   getConnection: { resultMethod: ['release'], ownerTakesResult: ['releaseConnection'], called: false },
   acquire: { resultMethod: [], ownerTakesResult: ['release', 'destroy'], called: true },
   lock: { resultMethod: [], ownerTakesResult: [], called: true },
+  // `const trx = await db.transaction()` (knex, sequelize, without a callback) ends with `commit` or `rollback`.
+  transaction: { resultMethod: ['commit', 'rollback'], ownerTakesResult: [], called: false },
 };
 
 const USAGE_SHAPES: Readonly<Record<UsagePairing, Shape>> = {
@@ -543,6 +547,10 @@ const USAGE_SHAPES: Readonly<Record<UsagePairing, Shape>> = {
   releaseFunction: {
     kind: 'lock', library: null, recognizedBy: 'usage', resultRole: 'releaseFunction',
     ownerRelease: [], resultRelease: [], ownerTakesResult: [],
+  },
+  transactionEnd: {
+    kind: 'transaction', library: null, recognizedBy: 'usage', resultRole: 'resource',
+    ownerRelease: [], resultRelease: ['commit', 'rollback'], ownerTakesResult: [],
   },
 };
 
@@ -619,10 +627,11 @@ function pairingShown(sourceCode: Services, call: TSESTree.CallExpression, owner
     const id = reference.identifier;
     if (id.type !== AST_NODE_TYPES.Identifier || id.range[0] < call.range[1]) continue;
     const use = usage(id);
-    if (use.kind === 'method' && releases.resultMethod.includes(use.name)) return 'resultMethod';
+    const ended = method === 'transaction' ? 'transactionEnd' : 'resultMethod';
+    if (use.kind === 'method' && releases.resultMethod.includes(use.name)) return ended;
     if (use.kind === 'releaseReference' && use.node.type === AST_NODE_TYPES.MemberExpression &&
       releases.resultMethod.includes(staticPropertyName(use.node) ?? '')) {
-      return 'resultMethod';
+      return ended;
     }
     if (use.kind === 'called' && releases.called) return 'releaseFunction';
     if (use.kind === 'argument' && use.call.type === AST_NODE_TYPES.CallExpression) {
@@ -724,7 +733,7 @@ function build(
   const { node: resourceNode, variable, escape: bindingEscape } = binding;
   const resultRole = resourceNode ? (binding.role ?? shape.resultRole) : null;
   const releaseCalls = findReleases(sourceCode, { owner, shape, variable, resultRole, scope, call });
-  const escape = bindingEscape ?? (variable ? findEscape(variable, releaseCalls, call, scope) : null);
+  const escape = bindingEscape ?? (variable ? findEscape(variable, releaseCalls, call, scope, shape.kind === 'transaction') : null);
   const lastRelease = releaseCalls.reduce((end, site) => Math.max(end, site.call.range[1]), -1);
   const ownerText = owner ? sourceCode.getText(owner) : null;
   return {
@@ -991,12 +1000,16 @@ function findEscape(
   releases: readonly ReleaseSite[],
   call: TSESTree.CallExpression,
   scope: TSESTree.Node,
+  lentInOptions = false,
 ): Escape | null {
   const releaseCalls = new Set(releases.map((r) => r.call));
   for (const reference of variable.references) {
     const id = reference.identifier;
     if (id.type !== AST_NODE_TYPES.Identifier || id.range[0] < call.range[1]) continue;
     const use = usage(id);
+    // `Item.update(values, { transaction: t })`: a transaction named in a call's options is
+    // used by that call, not handed to it; ending it stays this function's job.
+    if (lentInOptions && use.kind === 'collected' && isOptionsArgument(use.node)) continue;
     switch (use.kind) {
       case 'returned':
       case 'stored':
@@ -1016,6 +1029,14 @@ function findEscape(
     if (fn && contains(scope, fn) && fn.body !== scope) return { kind: 'closure', node: fn };
   }
   return null;
+}
+
+/** A property of an object literal written as a call's argument: `f(x, { transaction: t })`. */
+function isOptionsArgument(node: TSESTree.Node): boolean {
+  const object = node.type === AST_NODE_TYPES.Property ? node.parent : null;
+  const call = object?.type === AST_NODE_TYPES.ObjectExpression ? object.parent : null;
+  return (call?.type === AST_NODE_TYPES.CallExpression || call?.type === AST_NODE_TYPES.NewExpression) &&
+    (call.arguments as readonly TSESTree.Node[]).includes(object as TSESTree.Node);
 }
 
 /** `<owner>.<name>(…)` calls in `scope` on the same object as `owner`. */

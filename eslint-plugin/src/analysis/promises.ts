@@ -14,6 +14,7 @@ import { branchesRuledOutAt } from './callSiteBranches';
 import { importsProjectFile } from './dynamicImports';
 import { importedFunction, importsProjectModules } from './moduleFunctions';
 import { packagePromiseCall } from './packagePromises';
+import { transactionCall } from './transactionCalls';
 import { ModuleAnswers } from './localModules';
 import { callbackCannotThrow, chainCannotReject, handlesRejection, isRejectionGuarded, unguardedRejection } from './rejections';
 import { moduleExportListSchema } from '../util/settings';
@@ -52,6 +53,8 @@ export type PromiseOrigin =
    * queue's or limiter's task (`queue.add(task)`), which rejects when the task does; see `packagePromiseCall`.
    */
   | { kind: 'package'; name: string; module: string; evidence: TSESTree.Node; evidenceFile: string | null; task: TSESTree.Node | null }
+  /** A transaction method of a connection whose sibling method is awaited (`await conn.commit()`); see `transactionCall`. */
+  | { kind: 'transaction'; name: string; sibling: string; evidence: TSESTree.Node }
   /** Known only from its type (typed mode). */
   | { kind: 'typed'; name: string; typeText: string };
 
@@ -111,6 +114,8 @@ function syntacticOrigin(sourceCode: Services, expr: TSESTree.Node, depth: numbe
   }
   const fromPackage = packagePromiseCall(sourceCode, expr);
   if (fromPackage) return { kind: 'package', ...fromPackage };
+  const transaction = transactionCall(sourceCode, expr);
+  if (transaction) return { kind: 'transaction', ...transaction };
   if (depth <= MAX_MODULE_DEPTH && importsProjectModules(sourceCode)) {
     const imported = importedOrigin(sourceCode, callee, depth);
     if (imported) return imported;

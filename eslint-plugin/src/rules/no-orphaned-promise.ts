@@ -4,7 +4,7 @@ import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { CallPattern, FunctionNode, PromiseArrayOrigin, PromiseOrigin } from '../analysis';
 import {
   asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forEachDropsRejections, forOfRewrite,
-  functionCannotThrow, ignoringLoader, isAwaitedArrayCombined, isDevOnlyModule, isFunctionNode, isPromiseHandled,
+  functionCannotThrow, ignoringLoader, isAwaitedArrayCombined, importedFunction, isDevOnlyModule, isFunctionNode, isPromiseHandled,
   isExecutorGuarded, isVariableRead, matchesAllowList, onlyTestsRun, promiseExecutor,
   namedHandlerVerdict, promiseArrayOrigin, promiseCanReject, promiseOrigin, resolveCalleeFunction, resurfacesRejection, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
 } from '../analysis';
@@ -235,7 +235,7 @@ export default createRule<Options, MessageId>({
           continue;
         }
         if (arg.type === AST_NODE_TYPES.Identifier) {
-          checkRegisteredByName(call, arg, registration.name);
+          checkRegisteredByName(call, arg, registration.name, registration.followsImports === true);
           continue;
         }
         if (!isFunctionNode(arg) || !arg.async || settled.has(arg) || !callbackRejects(arg)) continue;
@@ -261,11 +261,22 @@ export default createRule<Options, MessageId>({
      * Reported at the registration, where its promise is dropped; one a server framework runs is
      * judged by that framework's policy instead (`frameworkIgnoresPromise`).
      */
-    const checkRegisteredByName = (call: TSESTree.CallExpression, arg: TSESTree.Identifier, name: string): void => {
+    const checkRegisteredByName = (call: TSESTree.CallExpression, arg: TSESTree.Identifier, name: string, followsImports: boolean): void => {
       const fn = resolveCalleeFunction(sourceCode, arg);
+      if (!fn && followsImports) return checkRegisteredImport(call, arg, name);
       if (!fn?.async || namedHandlerVerdict(sourceCode, context.filename, fn) || !callbackRejects(fn)) return;
       if (matchesAllowList(sourceCode, call, allowedCallbacks) || failureIsSeen(arg)) return;
       recordEvidence(context, arg, 'asyncCallbackIgnored', [evidenceAt(fn, 'async function declared here')]);
+      context.report({ node: arg, messageId: 'asyncCallbackIgnored', data: { name } });
+    };
+
+    /** `flowQueue.process(launchFlow)` with `launchFlow` an async function of a project module. */
+    const checkRegisteredImport = (call: TSESTree.CallExpression, arg: TSESTree.Identifier, name: string): void => {
+      const target = importedFunction(sourceCode, arg);
+      if (!target?.fn.async) return;
+      const rejects = strict ? !functionCannotThrow(target.fn, target.sourceCode) : asyncBodyRejection(target.sourceCode, target.fn) !== null;
+      if (!rejects || matchesAllowList(sourceCode, call, allowedCallbacks) || failureIsSeen(arg)) return;
+      recordEvidence(context, arg, 'asyncCallbackIgnored', [evidenceAt(target.fn, 'async function declared here', target.file)]);
       context.report({ node: arg, messageId: 'asyncCallbackIgnored', data: { name } });
     };
 

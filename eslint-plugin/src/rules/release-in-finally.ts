@@ -27,6 +27,7 @@ export type MessageId =
   | 'returnWithoutAwait'
   | 'throwBeforeHandOver'
   | 'leftToLaterMiddleware'
+  | 'transactionNotEnded'
   | 'wrapInTryFinally'
   | 'useRunExclusive'
   | 'moveIntoTry'
@@ -39,6 +40,7 @@ const NOUN: Readonly<Record<AcquisitionKind, string>> = {
   pooledResource: 'the pooled resource',
   fileLock: 'the file lock',
   distributedLock: 'the lock',
+  transaction: 'the transaction',
 };
 
 /** Leaks that happen only when something throws. */
@@ -71,6 +73,9 @@ export default createRule<Options, MessageId>({
         'The `return` at line {{line}} hands back a promise without `await`, so `finally` releases {{what}} from `{{acquire}}` before that work finishes and the next holder runs alongside it. Return `await …`.',
       throwBeforeHandOver:
         '{{What}} from `{{acquire}}` is lost if line {{line}} throws before it is handed on at line {{handLine}}: {{cost}}. Release it in a `catch` that rethrows.',
+      // A `finally` cannot choose between commit and rollback, so the advice differs.
+      transactionNotEnded:
+        '{{What}} from `{{acquire}}` {{path}}: {{cost}}. End it on every path: commit at the end of the `try` and roll back in a `catch` that rethrows.',
       leftToLaterMiddleware:
         '{{What}} from `{{acquire}}` is stored on `{{target}}` for a later middleware to release, which Express runs only if every handler before it calls `next()`: a route that answers, or an error past the error handler, keeps it: {{cost}}. Release it when the response ends (`{{response}}.on(\'close\', …)`).',
       wrapInTryFinally: 'Wrap the code that holds it in `try` and release it in `finally`.',
@@ -150,7 +155,8 @@ export default createRule<Options, MessageId>({
       const inCallback = acquisition.releaseCalls.some((site) => site.inNestedFunction);
       const messageId: MessageId = problem.kind === 'earlyExit' && inCallback ? 'callbackExit' : problem.kind;
       const wrap = (): void => {
-        if (inCallback) return;
+        // A `finally` cannot tell a commit from a rollback: that rewrite is the author's to write.
+        if (inCallback || acquisition.kind === 'transaction') return;
         const plan = planWrapInTryFinally(sourceCode, acquisition, problem.kind === 'neverReleased' ? synthesizedRelease(acquisition) : null);
         if (plan?.safe && problem.kind === 'notInFinally') fix = plan.fix;
         else if (plan) suggest.push({ messageId: 'wrapInTryFinally', fix: plan.fix });
@@ -207,8 +213,11 @@ export default createRule<Options, MessageId>({
           break;
         }
       }
-      recordEvidence(context, acquisition.acquireCall, messageId, evidence);
-      context.report({ node: acquisition.acquireCall, messageId, data, fix, suggest });
+      const path = acquisition.kind === 'transaction' ? transactionPath(problem, data['line'] ?? '') : null;
+      const reported: MessageId = path === null ? messageId : 'transactionNotEnded';
+      if (path !== null) data['path'] = path;
+      recordEvidence(context, acquisition.acquireCall, reported, evidence);
+      context.report({ node: acquisition.acquireCall, messageId: reported, data, fix, suggest });
     }
 
     function reportRequestHold(acquisition: Acquisition, hold: RequestHold): void {
@@ -261,3 +270,21 @@ export default createRule<Options, MessageId>({
     };
   },
 });
+
+/** How a transaction is left open, for the problems whose advice would be a `finally`; null for the others. */
+function transactionPath(problem: ReleaseProblem, line: string): string | null {
+  switch (problem.kind) {
+    case 'notInFinally':
+      return `is neither committed nor rolled back if line ${line} throws`;
+    case 'earlyExit':
+      return `is neither committed nor rolled back on the \`${exitKeyword(problem.exit)}\` at line ${line}`;
+    case 'neverReleased':
+      return 'is never committed or rolled back in this function';
+    case 'releasedOnlyInCatch':
+      return `is ended only in the \`catch\` at line ${line}, so a run that succeeds leaves it open`;
+    case 'unreleasedPath':
+      return `is not ended on every path through line ${line}`;
+    default:
+      return null;
+  }
+}

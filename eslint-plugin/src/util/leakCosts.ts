@@ -16,6 +16,7 @@ const SERVING: Readonly<Record<AcquisitionKind, string>> = {
   pooledResource: 'the resource never goes back to the pool, which runs dry under load',
   fileLock: 'the lock file stays and other processes wait until it goes stale',
   distributedLock: 'the key stays locked for every instance until its TTL runs out',
+  transaction: 'the transaction stays open on its pooled connection, holding its row locks, and the pool runs dry under load',
 };
 
 const STARTUP: Readonly<Record<AcquisitionKind, string>> = {
@@ -23,6 +24,7 @@ const STARTUP: Readonly<Record<AcquisitionKind, string>> = {
   permit: 'the permit is lost for as long as the process runs, and each leak at startup leaves one slot fewer for the work it serves',
   dbClient: 'the connection never goes back to the pool, and each leak at startup leaves one connection fewer for the requests the process serves, for as long as it runs',
   pooledResource: 'the resource never goes back to the pool, and each leak at startup leaves one fewer for the requests the process serves, for as long as it runs',
+  transaction: 'the transaction stays open on its pooled connection, holding its row locks, and each leak at startup leaves one connection fewer for the requests the process serves',
 };
 
 const ONE_SHOT_KEY = 'the key stays locked for every process that takes it, the next run of this script included, until its TTL runs out';
@@ -34,6 +36,7 @@ const ONE_SHOT_GOES_ON: Readonly<Record<AcquisitionKind, string>> = {
   dbClient: 'the connection never goes back to the pool, and each leak takes one more until the pool runs dry and the rest of the script waits for a connection',
   pooledResource: 'the resource never goes back to the pool, and each leak takes one more until the pool runs dry and the rest of the script waits for one',
   distributedLock: ONE_SHOT_KEY,
+  transaction: 'the transaction stays open, holding its row locks and a connection, and each leak takes one more until the rest of the script waits for a connection or a lock',
 };
 
 const ONE_SHOT_ENDS: Readonly<Record<AcquisitionKind, string>> = {
@@ -43,6 +46,7 @@ const ONE_SHOT_ENDS: Readonly<Record<AcquisitionKind, string>> = {
   dbClient: 'the connection stays checked out for the rest of the run, work of this script still in flight gets one connection fewer, and the open connection can keep the script from exiting',
   pooledResource: 'the resource stays checked out for the rest of the run, and work of this script still in flight gets one fewer',
   distributedLock: ONE_SHOT_KEY,
+  transaction: 'the transaction stays open for the rest of the run, holding its row locks, and the open connection can keep the script from exiting',
 };
 
 const COSTS: Readonly<Record<LeakContext, Readonly<Record<AcquisitionKind, string>>>> = {

@@ -33,6 +33,8 @@ export function describeOrigin(sourceCode: Readonly<TSESLint.SourceCode>, filena
       return `\`${origin.name}\``;
     case 'package':
       return `\`${origin.name}\` (${origin.module})`;
+    case 'transaction':
+      return `\`${origin.name}\` (its \`${origin.sibling}()\` is awaited at line ${origin.evidence.loc.start.line})`;
     case 'constructor':
       return '`new Promise`';
     case 'chain':
@@ -73,6 +75,7 @@ export function originEvidence(origin: PromiseOrigin): ReturnType<typeof evidenc
   if (origin.kind === 'imported') return [evidenceAt(origin.declaration, `\`${origin.name}\` is declared here`, origin.file)];
   if (origin.kind === 'chain') return [evidenceAt(origin.property, `.${origin.method}() without a rejection handler`)];
   if (origin.kind === 'package') return [evidenceAt(origin.evidence, `a ${origin.module} object, from here`, origin.evidenceFile ?? undefined)];
+  if (origin.kind === 'transaction') return [evidenceAt(origin.evidence, `\`${origin.sibling}()\` of the same connection is awaited here`)];
   return [];
 }
 

@@ -258,6 +258,8 @@ export function exitKeyword(exit: TSESTree.Node): string {
 export function synthesizedRelease(acquisition: Acquisition): string | null {
   // `await pool.connect();` kept nothing to release with: the fix is to keep the client, a choice.
   if (acquisition.resultDropped) return null;
+  // Commit or roll back: which one is the author's choice.
+  if (acquisition.kind === 'transaction') return null;
   const name = acquisition.resourceNode?.name;
   const owner = acquisition.owner;
   const awaitPrefix = acquisition.kind === 'fileLock' || acquisition.kind === 'distributedLock' ? 'await ' : '';
