@@ -42,6 +42,7 @@ export * from './localModules';
 export * from './locks';
 export * from './membershipFilters';
 export * from './packagePromises';
+export * from './pageWaits';
 export * from './perItemRecovery';
 export * from './permitRewrites';
 export * from './permits';
