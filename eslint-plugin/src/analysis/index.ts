@@ -62,6 +62,7 @@ export * from './shutdownGuards';
 export * from './singleMetadata';
 export * from './sleepChains';
 export * from './sleeps';
+export * from './slicedSpans';
 export * from './testOnlyCode';
 export * from './threadPoolWork';
 export * from './typeQueries';
