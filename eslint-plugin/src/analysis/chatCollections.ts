@@ -30,7 +30,8 @@ const DISCORD_FETCHERS: Readonly<Record<string, ChatCollection>> = {
   fetchInvites: 'data', fetchBans: 'data', fetchWebhooks: 'data', fetchMembers: 'data', fetchMessages: 'capped',
 };
 
-const CHAT_MODULES: readonly string[] = ['discord.js'];
+/** discord.js, and forks published under another name with its structures and managers. */
+const CHAT_MODULES: readonly string[] = ['discord.js', '@mx-puppet/better-discord.js', 'discord.js-light'];
 
 /** Whether `filename` belongs to a package built on a chat framework, or imports one itself. */
 function usesChatFramework(sourceCode: Services, filename: string): boolean {
@@ -40,7 +41,7 @@ function usesChatFramework(sourceCode: Services, filename: string): boolean {
 
 /**
  * The framework collection `expr` reads, in a package that uses discord.js: `X.members.cache`,
- * `await X.channels.fetch()` (no id: every one of them), `X.fetchInvites()`. Null for anything
+ * `await X.channels.fetch()` (no id: every one of them), `X.fetchInvites()`, `X.members.array()`. Null for anything
  * else, including `X.members.fetch(id)`, which answers one member.
  */
 export function chatCollection(sourceCode: Services, filename: string, node: TSESTree.Node): ChatCollection | null {
@@ -53,6 +54,9 @@ export function chatCollection(sourceCode: Services, filename: string, node: TSE
     if (callee.type !== AST_NODE_TYPES.MemberExpression || !fetchesAll(expr)) return null;
     const method = staticPropertyName(callee);
     if (method === 'fetch') kind = managerKind(callee.object);
+    // discord.js 11 and 12 Collections copy themselves with `array()`: `channel.members.array()`
+    // (a channel's members are a Collection, not a manager, in both), `guild.members.array()` in 11.
+    else if (method === 'array') kind = managerKind(callee.object);
     else if (method !== null) kind = DISCORD_FETCHERS[method] ?? null;
   }
   return kind !== null && usesChatFramework(sourceCode, filename) ? kind : null;

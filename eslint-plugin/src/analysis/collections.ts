@@ -199,6 +199,11 @@ function handedSliceSize(ctx: CollectionContext, fn: FunctionNode, param: TSESTr
   return found ? { kind: 'chunk', chunk: found } : UNKNOWN;
 }
 
+/** Whether `param` of `fn` is one slice of a list a helper walks slice by slice (see `helperSliceSize`). */
+export function isHelperSlice(ctx: CollectionContext, fn: FunctionNode, param: TSESTree.Node): boolean {
+  return helperSliceSize(ctx, fn, param).kind === 'chunk';
+}
+
 /**
  * The callback's first parameter is one slice of a list a helper walks slice by slice:
  * `batch.processArray(inboxes, async (slice) => …, opts)` where the helper (same file or an

@@ -13,6 +13,7 @@ import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
 import { ModuleAnswers, lintGeneration, localExport, localImportFiles, scannedLocalImports, sourceFileOf } from './localModules';
 import { importedFunction } from './moduleFunctions';
+import { isTimedPageWait } from './pageWaits';
 import { isDelayedRxRetry } from './rxRetries';
 import { askChecker } from './typeQueries';
 
@@ -75,7 +76,7 @@ const SLEEP_EXPORTS: readonly { module: string; path: readonly string[] }[] = [
 
 /**
  * A cheap early exit: can this file contain a sleep at all? Without types, every recognised sleep
- * names `setTimeout` or `scheduler`, or comes from a sleep or retry package, or is team-declared,
+ * names `setTimeout`, `scheduler` or a page's `waitFor…`, or comes from a sleep or retry package, or is team-declared,
  * or is a helper from one of the project's modules that (within the hops summaries follow) do one
  * of those. With types, any imported helper might be one.
  */
@@ -86,7 +87,8 @@ export function mayContainSleeps(sourceCode: Services, extraSleeps: readonly Mod
 }
 
 function textMaySleep(text: string): boolean {
-  return text.includes('setTimeout') || text.includes('scheduler');
+  // `waitFor`: a browser page's `waitForTimeout(ms)` / `waitFor(ms)` (see `isTimedPageWait`).
+  return text.includes('setTimeout') || text.includes('scheduler') || text.includes('waitFor');
 }
 
 function importsSleepPackage(modules: ReadonlySet<string>): boolean {
@@ -246,7 +248,7 @@ function buildSleepAnalysis(
       }
       if (RETRY_HELPERS.some((r) => refMatches(ref, r.module, r.export))) return 'retry';
     }
-    if (isPromisifiedTimerCall(sourceCode, node)) return 'sleep';
+    if (isPromisifiedTimerCall(sourceCode, node) || isTimedPageWait(sourceCode, node)) return 'sleep';
     if (isRetriedRequest(sourceCode, node) || isDelayedRxRetry(sourceCode, node)) return 'retry';
     if (matchesSleepMethod(sourceCode, node, extraSleeps)) return 'sleep';
     if (depth >= MAX_DEPTH) return null;

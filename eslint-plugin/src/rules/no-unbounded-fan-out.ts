@@ -4,7 +4,7 @@ import type { BoundingRewrite, CollectionContext, FanOut, TextEdit, ValueOrigin 
 import {
   boundingLibraries, collectionSize, createCollectionTypes, describeDroppedFanOut, describeFanOut, fanOutRewrite, forEachDropsRejections,
   isAwaitedIn, isFunctionNode, isQueuedWork, mapperWork, mergeEdits, pMapCall, promiseCombinator, settlesWithin, skipTransparent,
-  sliceRewrite, staticPropertyName, teardownOf, valueOrigin,
+  sliceRewrite, spansSlicedList, staticPropertyName, teardownOf, valueOrigin,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -110,6 +110,8 @@ export default createRule<Options, MessageId>({
       if (fanOut.guess && origin !== 'data') return false;
       // A list the code cuts into slices is one its author expects to be long, wherever it comes from.
       if (fanOut.size.kind === 'chunk' && origin === 'unknown') return true;
+      // So is one gathered from every slice of such a list: the burst is the whole list again.
+      if (origin === 'unknown' && fanOut.collection && spansSlicedList(collections(), fanOut.collection)) return true;
       return origin === 'data' || strict;
     }
 
@@ -147,6 +149,7 @@ export default createRule<Options, MessageId>({
       } else if (fanOut.shape === 'push' && fanOut.origin) {
         where = ` (pushed at line ${fanOut.origin.loc.start.line})`;
         related.push(evidenceAt(fanOut.origin, 'one call starts here per loop iteration'));
+        if (fanOut.loop) related.push(evidenceAt(fanOut.loop, 'the loop over the collection'));
       }
       const what = fanOut.shape === 'literal'
         ? `${fanOut.count} calls`

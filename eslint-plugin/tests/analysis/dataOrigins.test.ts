@@ -40,6 +40,18 @@ export async function run(guild, channel, client, id) {
     assert.deepEqual(kinds(code), { a: 'data', b: 'data', c: null, d: 'capped', e: 'data', f: null, g: null, h: 'data', i: null });
   });
 
+  it('reads a Collection copied with array() by what it copies, in discord.js and its forks', () => {
+    const copies = `import * as Discord from '@mx-puppet/better-discord.js';
+export function run(guild, channel, list) {
+  const a = channel.members.array();
+  const b = channel.messages.array();
+  const c = list.array();
+  const d = guild.members.cache.array();
+}`;
+    assert.deepEqual(kinds(copies), { a: 'data', b: 'capped', c: null, d: null });
+    assert.deepEqual(kinds(copies.replace('@mx-puppet/better-discord.js', './discord')), { a: null, b: null, c: null, d: null });
+  });
+
   it('says nothing in a file that does not use discord.js', () => {
     const plain = kinds(code.replace(`import { Client } from 'discord.js';`, `import { Client } from './client';`));
     assert.ok(Object.values(plain).every((k) => k === null));

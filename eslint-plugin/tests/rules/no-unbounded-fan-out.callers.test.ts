@@ -8,7 +8,8 @@ import { chunked, report } from './fanOutErrors';
 // package (tests/fixtures/fan-out-callers): routes.js registers `hotels.countByCity` as a route
 // handler, campaigns.js calls each of mailer.js's helpers with rows, a literal or one page; and
 // the package catalogue (a Typegoose model, a matrix-bot-sdk client declared on a class), and
-// batch.js's helper that awaits its callback on one slice of its list after another. The
+// batch.js's helper that awaits its callback on one slice of its list after another (and gather.js,
+// which collects one inbox per item of those slices). The
 // folder declares neither p-map nor p-limit, so no case carries suggestions.
 const file = (name: string): { filename: string; code: string } => {
   const filename = fixture(`fan-out-callers/src/${name}`);
@@ -33,6 +34,9 @@ createRecommendedRuleTester().run<MessageId, Options>('no-unbounded-fan-out (rec
     // Slices of 50 handed to the callback one after another by batch.processArray; not
     // batch.startAll, which starts every slice at once (strict's unknown-size fan-out).
     { ...file('deliver.js'), errors: [chunked(6, 11, '`size`', 'inboxes', 5)] },
+    // Inboxes gathered one per id of a list walked in slices of 500, then posted to all at once;
+    // not one count per slice, nor ids gathered from slices started together (strict's).
+    { ...file('gather.js'), errors: [report(13, 9)] },
   ],
 });
 
@@ -45,5 +49,6 @@ createRuleTester().run<MessageId, Options>('no-unbounded-fan-out (strict: origin
     { ...file('notifier.ts'), errors: [report(8, 12), report(12, 12)] },
     { ...file('batches.ts'), errors: [chunked(8, 11, '`batchSize`', 'array', 7), report(20, 11)] },
     { ...file('deliver.js'), errors: [chunked(6, 11, '`size`', 'inboxes', 5), report(13, 11)] },
+    { ...file('gather.js'), errors: [report(13, 9), report(31, 9)] },
   ],
 });

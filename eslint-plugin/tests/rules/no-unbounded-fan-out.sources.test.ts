@@ -1,6 +1,11 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import * as tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
 import type { MessageId, Options } from '../../src/rules/no-unbounded-fan-out';
 import rule from '../../src/rules/no-unbounded-fan-out';
 import type { InvalidTestCase, ValidTestCase } from '@typescript-eslint/rule-tester';
+import { getEvidence } from '../../src/util/evidence';
 import { createRecommendedRuleTester, createRuleTester, fixture } from '../ruleTester';
 import { dropped, report } from './fanOutErrors';
 
@@ -136,6 +141,25 @@ export async function execute(interaction: ChatInputCommandInteraction) {
 }`,
     errors: [report(4)],
   },
+  {
+    // one sync per member of a channel (a Collection copied with `array()`, in a discord.js fork);
+    // a growing delay spaces the starts but all of them run together
+    code: `import * as Discord from '@mx-puppet/better-discord.js';
+import { sync } from './sync';
+export async function joinAll(channel: Discord.TextChannel, step: number) {
+  const pending: Promise<void>[] = [];
+  let delay = step;
+  for (const member of channel.members.array()) {
+    pending.push((async () => {
+      await new Promise((r) => setTimeout(r, delay));
+      await sync(member);
+    })());
+    delay += step;
+  }
+  await Promise.all(pending);
+}`,
+    errors: [report(13)],
+  },
 ];
 
 const quietInRecommended: (ValidTestCase<Options> | string)[] = [
@@ -187,6 +211,11 @@ const state = { regions: ['eu', 'us'], ready: false };
 export async function pingAll(ok: boolean) {
   state.ready = ok;
   await Promise.all(state.regions.map((r) => ping(r)));
+}`,
+  // A channel's messages copied with `array()`: still one page at most.
+  `import * as Discord from '@mx-puppet/better-discord.js';
+export async function sweep(channel: Discord.TextChannel) {
+  await Promise.all(channel.messages.array().map((m) => m.delete()));
 }`,
   // A channel's messages: one page of the API at most.
   `import { ChannelType } from 'discord.js';
@@ -335,4 +364,23 @@ createRecommendedRuleTester().run('no-unbounded-fan-out (recommended, listings o
     // Near miss: a folder named at run time.
     { code: EVENT_LOADER.replace("readdir('./src/events'", 'readdir(process.env.EVENTS_DIR'), filename: LOADER, errors: [report(5)] },
   ],
+});
+
+describe('no-unbounded-fan-out: a pushed fan-out names its push and its loop', () => {
+  it('points at the call pushed per round and at the loop that walks the collection', () => {
+    const linter = new Linter({ configType: 'flat' });
+    const messages = linter.verify(
+      fromData.find((c) => c.code.includes('channel.members.array()'))?.code ?? '',
+      [{
+        files: ['**/*.ts'],
+        languageOptions: { parser: tsParser as never },
+        plugins: { 'async-hazards': { rules: { 'no-unbounded-fan-out': rule as never } } },
+        rules: { 'async-hazards/no-unbounded-fan-out': 'error' },
+      }],
+      NONE,
+    );
+    assert.equal(messages.length, 1, JSON.stringify(messages));
+    const related = (getEvidence(linter.getSourceCode() as object)[0]?.related ?? []).map((r) => `${r.line}:${r.column} ${r.message}`);
+    assert.deepEqual(related, ['7:4 one call starts here per loop iteration', '6:2 the loop over the collection']);
+  });
 });
