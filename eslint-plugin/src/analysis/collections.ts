@@ -422,14 +422,59 @@ function pushedSlices(ctx: CollectionContext, variable: TSESLint.Scope.Variable,
   return found;
 }
 
+/**
+ * `chunk(xs, n)`: lodash's, or a function of the project that cuts its first parameter into
+ * slices sized by its second (`xs.slice(i, i + n)`, `xs.splice(0, n)`), whatever it is called.
+ */
 function isChunkFunction(sourceCode: Services, call: TSESTree.CallExpression): boolean {
   const ref = resolveReference(sourceCode, call.callee);
-  if (ref) {
-    return refMatches(ref, 'lodash', 'chunk') || refMatches(ref, 'lodash-es', 'chunk') ||
-      refMatches(ref, 'lodash/chunk') || refMatches(ref, 'lodash-es/chunk') || refMatches(ref, 'lodash.chunk');
+  if (ref && (refMatches(ref, 'lodash', 'chunk') || refMatches(ref, 'lodash-es', 'chunk') ||
+    refMatches(ref, 'lodash/chunk') || refMatches(ref, 'lodash-es/chunk') || refMatches(ref, 'lodash.chunk'))) return true;
+  const local = getCallGraph(sourceCode).resolveCall(call)?.node;
+  if (local && isFunctionNode(local)) return cutsIntoSlices(sourceCode, local);
+  const imported = ref ? resolveImportedFunction(sourceCode, call.callee) : null;
+  return imported !== null && cutsIntoSlices(imported.sourceCode, imported.fn);
+}
+
+/** The function slices its first parameter with bounds that read its second. */
+function cutsIntoSlices(sourceCode: Services, fn: FunctionNode): boolean {
+  const [list, size] = fn.params.map((p) => (p.type === AST_NODE_TYPES.AssignmentPattern ? p.left : p));
+  if (list?.type !== AST_NODE_TYPES.Identifier || size?.type !== AST_NODE_TYPES.Identifier) return false;
+  const listVar = findVariable(sourceCode, list);
+  const sizeVar = findVariable(sourceCode, size);
+  if (!listVar || !sizeVar) return false;
+  return [listVar, ...copiesOf(sourceCode, listVar)].some((v) => v.references.some((reference) => {
+    const member = reference.identifier.parent;
+    if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== reference.identifier) return false;
+    const method = staticPropertyName(member);
+    const cut = member.parent;
+    if ((method !== 'slice' && method !== 'splice') || cut?.type !== AST_NODE_TYPES.CallExpression || cut.callee !== member) return false;
+    return sizeVar.references.some((r) => cut.arguments.some((a) => contains(a, r.identifier)));
+  }));
+}
+
+/** `const copy = [...list]` (or `list.slice()`, `Array.from(list)`): a copy to cut without touching the caller's list. */
+function copiesOf(sourceCode: Services, list: TSESLint.Scope.Variable): TSESLint.Scope.Variable[] {
+  const copies: TSESLint.Scope.Variable[] = [];
+  for (const reference of list.references) {
+    let copy: TSESTree.Node = reference.identifier;
+    const parent = copy.parent;
+    if (parent?.type === AST_NODE_TYPES.SpreadElement && parent.parent?.type === AST_NODE_TYPES.ArrayExpression && parent.parent.elements.length === 1) {
+      copy = parent.parent;
+    } else if (parent?.type === AST_NODE_TYPES.MemberExpression && staticPropertyName(parent) === 'slice' &&
+      parent.parent?.type === AST_NODE_TYPES.CallExpression && parent.parent.arguments.length === 0) {
+      copy = parent.parent;
+    } else if (parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments[0] === copy &&
+      parent.callee.type === AST_NODE_TYPES.MemberExpression && parent.callee.object.type === AST_NODE_TYPES.Identifier &&
+      parent.callee.object.name === 'Array' && staticPropertyName(parent.callee) === 'from') {
+      copy = parent;
+    } else continue;
+    const declarator = copy.parent;
+    if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== copy || declarator.id.type !== AST_NODE_TYPES.Identifier) continue;
+    const variable = findVariable(sourceCode, declarator.id);
+    if (variable) copies.push(variable);
   }
-  const target = getCallGraph(sourceCode).resolveCall(call);
-  return target?.name !== null && target?.name !== undefined && /chunk/i.test(target.name);
+  return copies;
 }
 
 /** The loop whose body contains `node`, within the same function. */
