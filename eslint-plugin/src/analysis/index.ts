@@ -1,3 +1,4 @@
+export * from './accessGates';
 export * from './ast';
 export * from './asyncContext';
 export * from './blockingApis';
