@@ -14,8 +14,12 @@ type Services = Readonly<TSESLint.SourceCode>;
 /** Statuses that turn a client away: not signed in (401), or not allowed to do this (403). */
 const REFUSED: ReadonlySet<number> = new Set([401, 403]);
 const FORBIDDEN: ReadonlySet<number> = new Set([403]);
-/** The parts of a request the client fills in itself. */
-const SUBMITTED_PARTS: ReadonlySet<string> = new Set(['body', 'query']);
+/** The parts of a request the client writes itself: a test on them checks what was sent, not who sent it. */
+const SUBMITTED_PARTS: ReadonlySet<string> = new Set(['body', 'query', 'params', 'headers', 'cookies', 'signedCookies']);
+/** Request methods that read a header (`req.get('x-api-key')`). */
+const HEADER_READS: ReadonlySet<string> = new Set(['get', 'header']);
+/** Where a connection's handshake holds who the server already knows the client to be (express-session, passport). */
+const IDENTITY_FIELDS: ReadonlySet<string> = new Set(['session', 'user']);
 /** Response methods whose first argument is the status they answer with. */
 const STATUS_METHODS: ReadonlySet<string> = new Set(['status', 'sendStatus', 'code', 'writeHead', 'throw']);
 const STATUS_FIELDS: ReadonlySet<string> = new Set(['status', 'statusCode']);
@@ -32,11 +36,12 @@ const cache = new WeakMap<FunctionNode, { generation: number; byDepth: Map<numbe
  * Does `node`, running in `fn`, run only for a client the process already let in, or only on a
  * setup server? Blocking there stalls the few trusted clients who asked for it, not the traffic
  * the process serves, so recommended leaves it to strict. Said when, on the way to `node`:
- * - the handler has turned away everyone else: an earlier `if (…) { res.status(403)…; return }`,
+ * - the handler has turned away everyone else: an earlier `if (…) { res.status(403)…; return }`
+ *   on who the client is (not on what it sent: a login's answer to a wrong password is no gate),
  *   or `if (!session) return` after a guard that answers 401/403 itself (`validateSession(req, res)`),
  *   or a middleware registered before it on the same route that answers 401/403;
- * - a socket listener is registered only after its connection's handshake passed a check
- *   (`if (!user.is_admin) return;` on `socket.conn.request.session` before `socket.on(…)`);
+ * - a socket listener is registered only after a check of who its connection's session says
+ *   the client is (`if (!user.is_admin) return;` on `socket.conn.request.session` before `socket.on(…)`);
  * - the handler closes its own server (`tempServer.close()`): a server put up to answer one
  *   request, like a first-run setup page that hands over to the real server once it is done;
  * - or every known call of `fn` is made in such a place, at startup or from one-shot code.
@@ -98,7 +103,7 @@ function refusedBefore(sourceCode: Services, fn: FunctionNode, node: TSESTree.No
       if (testsRefusingGuard(sourceCode, statement.test)) return true;
       // Inline, only a refusal of who the client already is: a login's own `401` for a wrong
       // password, or a `403` on the account the form names, is its answer to what was sent.
-      if (refuses(sourceCode, statement.consequent, FORBIDDEN) && !readsSubmitted(sourceCode, statement.test)) return true;
+      if (refuses(sourceCode, statement.consequent, FORBIDDEN) && !readsSubmitted(sourceCode, statement.test, fn)) return true;
     }
     if (current.parent === fn) break;
   }
@@ -138,16 +143,23 @@ function isRefusedStatus(sourceCode: Services, arg: TSESTree.Node | undefined, s
 }
 
 /**
- * The test reads what the client submitted (`req.body`, `req.query`), itself or through the
- * initializer of a variable it reads (`const user = await findUser(req.body.email)`).
+ * The test reads what the client sent (`req.body`, `req.query`, `req.headers`, `req.get(…)`),
+ * itself or through the initializer of a variable it reads (`const user = await
+ * findUser(req.body.email)`): a `403` for a missing API key lets any key through.
  */
-function readsSubmitted(sourceCode: Services, test: TSESTree.Node): boolean {
+function readsSubmitted(sourceCode: Services, test: TSESTree.Node, fn: FunctionNode): boolean {
+  const request = fn.params[0]?.type === AST_NODE_TYPES.Identifier ? fn.params[0].name : null;
   const seen = new Set<TSESTree.Node>();
   const reads = (root: TSESTree.Node, hops: number): boolean => {
     let found = false;
     walk(root, sourceCode.visitorKeys, (node) => {
       if (found) return false;
       if (node.type === AST_NODE_TYPES.MemberExpression && SUBMITTED_PARTS.has(staticPropertyName(node) ?? '')) found = true;
+      else if (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.MemberExpression &&
+        node.callee.object.type === AST_NODE_TYPES.Identifier && node.callee.object.name === request &&
+        HEADER_READS.has(staticPropertyName(node.callee) ?? '')) {
+        found = true;
+      }
       else if (node.type === AST_NODE_TYPES.Identifier && hops > 0) {
         const def = findVariable(sourceCode, node)?.defs[0];
         const init = def?.type === 'Variable' ? def.node.init : null;
@@ -226,32 +238,48 @@ function connectionListenerOf(sourceCode: Services, socket: TSESTree.Identifier)
     event?.type === AST_NODE_TYPES.Literal && typeof event.value === 'string' && CONNECTION_EVENTS.has(event.value) ? listener : null;
 }
 
-/** The test reads the client's handshake through `socket`, directly or through a `const` destructured from it. */
+/**
+ * The test reads who the server knows the client to be, from its handshake's session or user
+ * (`socket.request.session.user`, or a `const` destructured from it): not a token the client
+ * merely sent (`socket.handshake.auth.token`), which anyone can fill in.
+ */
 function readsHandshake(sourceCode: Services, test: TSESTree.Node, socket: TSESTree.Identifier): boolean {
   let reads = false;
   walk(test, sourceCode.visitorKeys, (node) => {
     if (reads) return false;
-    if (node.type === AST_NODE_TYPES.MemberExpression && handshakeOf(node, socket)) reads = true;
+    if (node.type === AST_NODE_TYPES.MemberExpression && handshakeIdentity(node, socket, [])) reads = true;
     else if (node.type === AST_NODE_TYPES.Identifier && node !== socket) {
       const variable = findVariable(sourceCode, node);
       const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
       const init = def?.type === 'Variable' && def.node.init ? skipTransparent(def.node.init) : null;
-      if (init?.type === AST_NODE_TYPES.MemberExpression && handshakeOf(init, socket)) reads = true;
+      if (def?.type === 'Variable' && init?.type === AST_NODE_TYPES.MemberExpression && handshakeIdentity(init, socket, patternKeys(def.name))) reads = true;
     }
     return !reads;
   });
   return reads;
 }
 
-/** `socket.conn.request`, `socket.handshake.auth`, `socket.request.session…`: a member chain on `socket` through its handshake. */
-function handshakeOf(member: TSESTree.MemberExpression, socket: TSESTree.Identifier): boolean {
+/** `socket.conn.request.session`, `socket.request.user…`: a member chain on `socket` through its handshake to an identity (or into one through `keys`). */
+function handshakeIdentity(member: TSESTree.MemberExpression, socket: TSESTree.Identifier, keys: readonly string[]): boolean {
   let sawHandshake = false;
+  let sawIdentity = keys.some((key) => IDENTITY_FIELDS.has(key));
   let current: TSESTree.Node = member;
   while (current.type === AST_NODE_TYPES.MemberExpression) {
-    if (HANDSHAKE_FIELDS.has(staticPropertyName(current) ?? '')) sawHandshake = true;
+    const name = staticPropertyName(current) ?? '';
+    if (HANDSHAKE_FIELDS.has(name)) sawHandshake = true;
+    else if (!sawHandshake && IDENTITY_FIELDS.has(name)) sawIdentity = true;
     current = skipTransparent(current.object);
   }
-  return sawHandshake && current.type === AST_NODE_TYPES.Identifier && current.name === socket.name;
+  return sawHandshake && sawIdentity && current.type === AST_NODE_TYPES.Identifier && current.name === socket.name;
+}
+
+/** The keys a destructured name sits under: `isAdmin` in `{ session: { user: { is_admin: isAdmin } } }` is under session, user, is_admin. */
+function patternKeys(id: TSESTree.Node): string[] {
+  const keys: string[] = [];
+  for (let current: TSESTree.Node | undefined = id; current && current.type !== AST_NODE_TYPES.VariableDeclarator; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.Property && !current.computed && current.key.type === AST_NODE_TYPES.Identifier) keys.unshift(current.key.name);
+  }
+  return keys;
 }
 
 /**

@@ -35,6 +35,7 @@ export * from './inFlight';
 export * from './initializers';
 export * from './knownCallers';
 export * from './onceOnly';
+export * from './outgoingMail';
 export * from './ownCallers';
 export * from './knownValues';
 export * from './libraryReleases';

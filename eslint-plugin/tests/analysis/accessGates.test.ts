@@ -24,6 +24,9 @@ describe('isGatedRun', () => {
   it('refuses a 403 on what the client sent, a 401 inline, another status, work before the check, and a branch that goes on', () => {
     assert.equal(gated(`export async function h(req: any, res: any) { const u = await find(req.body.email); if (u.locked) { res.status(403).end(); return; } work(); }\ndeclare function find(e: string): Promise<any>;`), false);
     assert.equal(gated(`export function h(req: any, res: any) { if (!req.user) { res.status(401).end(); return; } work(); }`), false);
+    // A 403 for a missing key lets any key through.
+    assert.equal(gated(`export function h(req: any, res: any) { if (!req.headers['x-api-key']) { res.status(403).end(); return; } work(); }`), false);
+    assert.equal(gated(`export function h(req: any, res: any) { const key = req.get('x-api-key'); if (!key) return res.sendStatus(403); work(); }`), false);
     assert.equal(gated(`export function h(req: any, res: any) { if (!req.user.admin) { res.status(404).end(); return; } work(); }`), false);
     assert.equal(gated(`export function h(req: any, res: any) { work(); if (!req.user.admin) { res.status(403).end(); return; } }`), false);
     assert.equal(gated(`export function h(req: any, res: any) { if (!req.user.admin) { res.status(403); } work(); }`), false);
@@ -47,6 +50,9 @@ describe('isGatedRun', () => {
     assert.equal(gated(`${io}io.on('connection', (socket) => { const user = socket.request.user; if (!user) return; socket.on('x', () => { work(); }); });`), true);
     assert.equal(gated(`${io}io.on('connection', (socket) => { socket.on('x', () => { work(); }); if (!socket.handshake.auth) return; });`), false);
     assert.equal(gated(`${io}io.on('connection', (socket) => { if (!socket.connected) return; socket.on('x', () => { work(); }); });`), false);
+    // A destructured session counts; a token the client merely sent does not.
+    assert.equal(gated(`${io}io.on('connection', (socket) => { const { session: { user: { admin } = {} } = {} } = socket.conn.request as any; if (!admin) return; socket.on('x', () => { work(); }); });`), true);
+    assert.equal(gated(`${io}io.on('connection', (socket) => { if (!socket.handshake.auth.token) return; socket.on('x', () => { work(); }); });`), false);
   });
 
   it('takes a handler that closes the server its function put up', () => {

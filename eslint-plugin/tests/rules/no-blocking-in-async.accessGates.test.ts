@@ -190,3 +190,32 @@ createRuleTester().run<MessageId, Options>('no-blocking-in-async (strict: access
     { code: GATED.setupServer, errors: [{ messageId: 'blockingCall', line: 8, suggestions: awaited(GATED.setupServer, WRITE) }] },
   ],
 });
+
+// A template read once per email sent: emails go out at the pace of what triggers them, each
+// after an SMTP round trip.
+const MAIL = `import fs from 'node:fs';
+import { createTransport } from 'nodemailer';
+const transport = createTransport({ host: 'smtp.example.com' });
+async function render(name: string, context: Record<string, string>) {
+  const template = fs.readFileSync(\`templates/\${name}.html\`, 'utf8');
+  return template.replace(/{{(\\w+)}}/g, (_, key: string) => context[key] ?? '');
+}
+export async function sendInvite(to: string, link: string) {
+  const html = await render('invite', { link });
+  await transport.sendMail({ to, subject: 'Invitation', html });
+}`;
+const TEMPLATE_READ = "fs.readFileSync(`templates/${name}.html`, 'utf8')";
+const ALSO_SERVED = MAIL + `\nexport async function preview(name: string) { return render(name, {}); }`;
+
+createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (recommended: per email)', rule as never, {
+  valid: [MAIL],
+  invalid: [
+    // The same read also runs for whoever asks for a preview.
+    { code: ALSO_SERVED, errors: [{ messageId: 'blockingCall', line: 5, suggestions: awaited(ALSO_SERVED, TEMPLATE_READ) }] },
+  ],
+});
+
+createRuleTester().run<MessageId, Options>('no-blocking-in-async (strict: per email)', rule as never, {
+  valid: [],
+  invalid: [{ code: MAIL, errors: [{ messageId: 'blockingCall', line: 5, suggestions: awaited(MAIL, TEMPLATE_READ) }] }],
+});
