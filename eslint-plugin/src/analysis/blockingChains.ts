@@ -10,6 +10,7 @@ import { isSynchronouslyInvoked } from './asyncContext';
 import { busyWait, catalogueEntry, matchBlockingCall, mentionsClock } from './blockingApis';
 import { functionName, resolveCalleeFunction, resolveImportedFunction } from './callGraph';
 import { normalizeModule } from './imports';
+import { isFirstRunSetup } from './firstRun';
 import { isOncePerProcess } from './onceOnly';
 import { isRepeatedIn, isSingleMetadataCall } from './singleMetadata';
 import { askChecker } from './typeQueries';
@@ -163,7 +164,8 @@ function chainsFor(
     for (const call of body.calls) {
       const direct = matchBlockingCall(sourceCode, call, options);
       if (direct && options.quietMetadata === true && isSingleMetadataCall(direct, fn)) continue;
-      if (direct && !isOncePerProcess(sourceCode, call)) return { links: [localLink(`calls \`${direct.api.name}\``, call)] };
+      // First-run setup (`if (!existsSync(p)) { mkdirSync(p); … }`) runs once per installation.
+      if (direct && !isOncePerProcess(sourceCode, call) && !isFirstRunSetup(sourceCode, call, fn)) return { links: [localLink(`calls \`${direct.api.name}\``, call)] };
     }
     if (mentionsClock(sourceCode)) {
       for (const loop of body.loops) {
@@ -173,7 +175,7 @@ function chainsFor(
     }
     for (const call of body.calls) {
       // `cache ??= loadTemplates()`: the helper runs once per process, not per call.
-      if (isOncePerProcess(sourceCode, call)) continue;
+      if (isOncePerProcess(sourceCode, call) || isFirstRunSetup(sourceCode, call, fn)) continue;
       const target = resolveCalleeFunction(sourceCode, call.callee);
       if (target) {
         // An immediately invoked function's body was scanned as part of this one.

@@ -1,3 +1,4 @@
+export * from './accessGates';
 export * from './ast';
 export * from './asyncContext';
 export * from './blockingApis';
@@ -35,6 +36,7 @@ export * from './inFlight';
 export * from './initializers';
 export * from './knownCallers';
 export * from './onceOnly';
+export * from './outgoingMail';
 export * from './ownCallers';
 export * from './knownValues';
 export * from './libraryReleases';

@@ -1,6 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { FunctionNode, InFlight, RoleSubject } from '../analysis';
-import { inFlightWork, isDevOnly, isDevOnlyModule, isStartupPhase, processRole } from '../analysis';
+import { inFlightWork, isDevOnly, isDevOnlyModule, isGatedRun, isPerEmailWork, isStartupPhase, processRole } from '../analysis';
 import type { JudgedContext } from './blockingReports';
 import { isFileless } from './fileless';
 
@@ -18,8 +18,10 @@ export interface Quietness {
  * concurrent work only finishes later. Startup (`main()` before it listens, NestJS's
  * onModuleInit) is the same: nothing is served yet, and when it starts concurrent work itself (a
  * fan-out over its plugins' folders), blocking there delays only its own start. Code that runs
- * only outside production serves no production traffic. Strict reports all of it, naming the
- * concurrent work one-shot or startup code starts.
+ * only outside production serves no production traffic, and code only clients past an access
+ * check reach (`isGatedRun`: an admin route, a first-run setup server) stalls only them; work
+ * done once per email sent (`isPerEmailWork`: its template's read) is not per request. Strict
+ * reports all of it, naming the concurrent work one-shot or startup code starts.
  * The file's role and dev-only-ness are asked once per lint, the first time they are needed.
  */
 export function createQuietness(
@@ -44,6 +46,10 @@ export function createQuietness(
     }
     // A module only a development process loads (a bundler's dev server behind `if (options.dev)`).
     if (isDevOnly(sourceCode, node) || (devModule ??= isDevOnlyModule(sourceCode, subject.filename))) return { quiet: true, inFlight: null, judged: 'serving' };
-    return { ...judgedAt(node, fn), inFlight: null };
+    const judged = judgedAt(node, fn);
+    // Only clients the process already let in reach it (an admin route), or only a setup server's;
+    // or it runs once per email sent, at the pace of what triggers the emails.
+    if (!judged.quiet && (isGatedRun(sourceCode, fn, node) || isPerEmailWork(sourceCode, fn))) return { quiet: true, inFlight: null, judged: judged.judged };
+    return { ...judged, inFlight: null };
   };
 }

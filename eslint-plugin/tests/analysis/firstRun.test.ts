@@ -27,3 +27,22 @@ describe('isFirstRunSetup', () => {
     assert.equal(firstRun(`function f(d) { spawnSync('x'); }`, `spawnSync('x')`), false);
   });
 });
+
+describe('isFirstRunSetup: a database the function creates', () => {
+  const probe = (code: string): boolean => {
+    const parsed = parse(`import fs from 'node:fs';\nimport Database from 'better-sqlite3';\n${code}`);
+    const fn = parsed.all(AST_NODE_TYPES.FunctionDeclaration).find((f) => f.id?.name === 'getDb') as FunctionNode;
+    return isFirstRunSetup(parsed.sourceCode, parsed.find(AST_NODE_TYPES.CallExpression, `fs.readFileSync('schema.sql', 'utf8')`), fn);
+  };
+
+  it('takes a held probe whose path the function opens as a new database, itself or through a helper', () => {
+    assert.equal(probe(`function getDb(p) { const needsInit = !fs.existsSync(p); const db = new Database(p); if (needsInit) db.exec(fs.readFileSync('schema.sql', 'utf8')); return db; }`), true);
+    assert.equal(probe(`function open(file) { return { db: new Database(file) }; }\nfunction getDb(p) { let needsInit = !fs.existsSync(p); const db = open(p); if (needsInit) { db.db.exec(fs.readFileSync('schema.sql', 'utf8')); } return db; }`), true);
+  });
+
+  it('refuses another path, a reassigned flag, and a helper that opens something else', () => {
+    assert.equal(probe(`function getDb(p, q) { const needsInit = !fs.existsSync(p); const db = new Database(q); if (needsInit) db.exec(fs.readFileSync('schema.sql', 'utf8')); return db; }`), false);
+    assert.equal(probe(`function getDb(p) { let needsInit = !fs.existsSync(p); needsInit = true; const db = new Database(p); if (needsInit) db.exec(fs.readFileSync('schema.sql', 'utf8')); return db; }`), false);
+    assert.equal(probe(`function open(file) { return { file }; }\nfunction getDb(p) { const needsInit = !fs.existsSync(p); const db = open(p); if (needsInit) fs.readFileSync('schema.sql', 'utf8'); return db; }`), false);
+  });
+});
