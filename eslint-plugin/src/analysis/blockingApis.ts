@@ -32,8 +32,8 @@ export interface BlockingApi {
   sized?: 'randomBytes' | 'randomFillSync';
   /**
    * What the call costs when it is not plain I/O: `metadata` asks or changes one path's
-   * metadata (a single syscall of microseconds); `remove` is `rmSync`/`rmdirSync`, one syscall
-   * unless its options say `recursive`; `cpu` holds the thread for milliseconds of computation
+   * metadata (a single syscall of microseconds); `remove` is `rmdirSync`, one syscall on an
+   * empty directory unless its options say `recursive`; `cpu` holds the thread for milliseconds of computation
    * or a whole child process whatever the disk does (key derivation and key or prime
    * generation, password hashing, synchronous compression, child processes); `cheap` is CPU
    * work of microseconds that no other work notices once (`hkdfSync`, bcrypt's `genSaltSync`,
@@ -83,9 +83,18 @@ export const FS_METADATA_CALLS: readonly string[] = [
   'utimes', 'lutimes', 'realpath', 'readlink', 'symlink', 'link', 'pathExists', 'ensureDir', 'mkdirp',
 ];
 
-/** Sync-only metadata calls on top of `FS_METADATA_CALLS`: descriptor metadata and fs-extra aliases. */
+/**
+ * Removing a file's last link frees its data inside the call: the filesystem releases every block
+ * of the file before `unlinkSync` returns, work that grows with the file (an upload, a download, a
+ * rendered image), unlike a question about one inode. A plain `rmSync` removes a file the same way
+ * (without `recursive` it refuses a directory). Their async forms stay metadata for the thread
+ * pool: they hold no descriptor.
+ */
+const FS_SYNC_CONTENT_REMOVALS: ReadonlySet<string> = new Set(['unlink', 'rm']);
+
+/** Sync-only metadata calls: `FS_METADATA_CALLS` but file removals, with descriptor metadata and fs-extra aliases. */
 const FS_SYNC_METADATA: ReadonlySet<string> = new Set([
-  ...FS_METADATA_CALLS, 'fstat', 'statfs', 'lchmod', 'fchmod', 'fchown', 'futimes', 'mkdirs',
+  ...FS_METADATA_CALLS.filter((name) => !FS_SYNC_CONTENT_REMOVALS.has(name)), 'fstat', 'statfs', 'lchmod', 'fchmod', 'fchown', 'futimes', 'mkdirs',
 ]);
 
 /** fs-extra's own helpers: called without a callback they return a promise of the sync result. */
@@ -148,7 +157,7 @@ export function catalogueEntry(ref: ModuleRef): BlockingApi | null {
       const isNativeRealpath = path.length === 2 && path[0] === 'realpathSync' && last === 'native';
       if (!isSyncExport && !isNativeRealpath) return null;
       const base = isSyncExport ? last.slice(0, -4) : 'realpath';
-      const kind = FS_SYNC_METADATA.has(base) ? 'metadata' : base === 'rm' || base === 'rmdir' ? 'remove' : null;
+      const kind = FS_SYNC_METADATA.has(base) ? 'metadata' : base === 'rmdir' ? 'remove' : null;
       return { name, twin: isSyncExport ? fsTwin(module, base) : null, ...(kind ? { kind } : {}) };
     }
     case 'child_process': {

@@ -13,13 +13,14 @@ import { importersMayAnswer, importerUses } from './knownCallers';
 import { lintGeneration, sourceFileOf } from './localModules';
 import type { UsageHandler } from './handlerUsage';
 import { USAGE_PACKAGES, usageHandler } from './handlerUsage';
+import { mayRegisterValidators, validatorRegistration } from './requestValidators';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
 export type Framework = 'express' | 'fastify' | 'koa' | 'hono' | 'node:http' | 'nestjs' | 'next' | 'socket.io' | 'ws';
 
 /** What the framework does with the function: all of them run once per request or message. */
-export type HandlerRole = 'route handler' | 'middleware' | 'hook' | 'request listener' | 'connection listener' | 'message listener';
+export type HandlerRole = 'route handler' | 'middleware' | 'hook' | 'request listener' | 'connection listener' | 'message listener' | 'validator';
 
 export interface HandlerRegistration {
   framework: Framework;
@@ -169,7 +170,7 @@ export const SERVER_FRAMEWORK_PACKAGES: readonly string[] = [...FRAMEWORK_MODULE
 /** A cheap superset: can anything in this file be a request handler? */
 export function mayRegisterHandlers(sourceCode: Services, filename: string): boolean {
   for (const m of importedModules(sourceCode)) if (FRAMEWORK_MODULES.has(m)) return true;
-  if (USAGE_PACKAGES.some((p) => declaresDependency(filename, p))) return true;
+  if (USAGE_PACKAGES.some((p) => declaresDependency(filename, p)) || mayRegisterValidators(sourceCode)) return true;
   return /[\\/](?:app[\\/](?:.+[\\/])?route|pages[\\/]api[\\/].+)\.[cm]?[jt]sx?$/.test(filename);
 }
 
@@ -258,7 +259,12 @@ export function importedRegistration(sourceCode: Services, fn: FunctionNode): Im
   return found;
 }
 
-/** The nearest function `node` runs in, through synchronous callbacks, that a framework runs per request. */
+/**
+ * The nearest function `node` runs in, through synchronous callbacks, that a framework runs per
+ * request: a handler, or a request validator (see `validatorRegistration`), which runs on the
+ * same path before the handler. Only this question counts validators: what a framework does
+ * with a handler's promise, or what its first parameter holds, is asked of handlers alone.
+ */
 export function enclosingHandler(
   sourceCode: Services,
   filename: string,
@@ -272,7 +278,7 @@ export function enclosingHandler(
       via.push(current);
       continue;
     }
-    const registration = handlerRegistration(sourceCode, filename, current);
+    const registration = handlerRegistration(sourceCode, filename, current) ?? validatorRegistration(sourceCode, current);
     return registration ? { handler: current, via, registration } : null;
   }
   return null;

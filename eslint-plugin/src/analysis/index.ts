@@ -56,6 +56,7 @@ export * from './rejections';
 export * from './requestInput';
 export * from './releasePaths';
 export * from './requestHolds';
+export * from './requestValidators';
 export * from './resurfacedRejections';
 export * from './role';
 export * from './rxRetries';

@@ -7,8 +7,9 @@ import { isSynchronouslyInvoked } from './asyncContext';
 
 /**
  * A catalogued call that asks or changes the metadata of one path, once, in `within`: an
- * `existsSync`, `statSync` or `mkdirSync(dir, { recursive: true })` that is neither repeated
- * there nor a recursive remove; or cheap CPU work done once (`genSaltSync`). It costs
+ * `existsSync`, `statSync`, `mkdirSync(dir, { recursive: true })` or `rmdirSync` that is neither
+ * repeated there nor a recursive remove; or cheap CPU work done once (`genSaltSync`). Removing a
+ * file (`unlinkSync`, `rmSync`) frees its data, and is not one of them (see `blockingApis.ts`). It costs
  * microseconds, not a stall other work notices; repeated over a listing or over request data it
  * adds up, and stays blocking.
  */
@@ -67,7 +68,7 @@ function isProbeTest(test: TSESTree.Expression, call: TSESTree.Node): boolean {
   return expr === call;
 }
 
-/** `rmSync(p)`, `rmSync(p, { force: true })`: no `recursive` that may be true, no options hidden in a variable. */
+/** `rmdirSync(p)`, `rmdirSync(p, { recursive: false })`: no `recursive` that may be true, no options hidden in a variable. */
 function isPlainRemove(call: TSESTree.CallExpression): boolean {
   const options = call.arguments[1];
   if (!options) return true;

@@ -16,13 +16,21 @@ function single(code: string, text: string): boolean {
 }
 
 describe('catalogue kinds', () => {
-  it('tags one-path metadata calls, and rm/rmdir apart', () => {
-    for (const name of ['existsSync', 'statSync', 'lstatSync', 'accessSync', 'mkdirSync', 'unlinkSync', 'renameSync', 'fstatSync']) {
+  it('tags one-path metadata calls, and rmdir apart', () => {
+    for (const name of ['existsSync', 'statSync', 'lstatSync', 'accessSync', 'mkdirSync', 'renameSync', 'fstatSync']) {
       assert.equal(catalogueEntry({ module: 'fs', path: [name] })?.kind, 'metadata', name);
     }
     assert.equal(catalogueEntry({ module: 'fs-extra', path: ['pathExistsSync'] })?.kind, 'metadata');
     assert.equal(catalogueEntry({ module: 'fs', path: ['realpathSync', 'native'] })?.kind, 'metadata');
-    assert.equal(catalogueEntry({ module: 'fs', path: ['rmSync'] })?.kind, 'remove');
+    assert.equal(catalogueEntry({ module: 'fs', path: ['rmdirSync'] })?.kind, 'remove');
+  });
+
+  it('leaves file removals untagged: they free the file\'s data', () => {
+    for (const ref of [{ module: 'fs', path: ['unlinkSync'] }, { module: 'fs', path: ['rmSync'] }, { module: 'fs-extra', path: ['unlinkSync'] }]) {
+      const entry = catalogueEntry(ref);
+      assert.ok(entry, ref.path.join('.'));
+      assert.equal(entry.kind, undefined, ref.path.join('.'));
+    }
   });
 
   it('leaves content, listings, copies and recursive removes untagged, and tags processes and CPU work `cpu`', () => {
@@ -41,17 +49,19 @@ describe('catalogue kinds', () => {
 });
 
 describe('isSingleMetadataCall', () => {
-  it('takes one metadata call, a plain rm and a non-recursive rmdir', () => {
+  it('takes one metadata call and a non-recursive rmdir', () => {
     assert.equal(single(`async function f(p) { if (fs.existsSync(p)) return 1; }`, 'fs.existsSync(p)'), true);
     assert.equal(single(`async function f(p) { fs.mkdirSync(p, { recursive: true }); }`, 'fs.mkdirSync(p, { recursive: true })'), true);
-    assert.equal(single(`async function f(p) { fs.rmSync(p, { force: true }); }`, 'fs.rmSync(p, { force: true })'), true);
+    assert.equal(single(`async function f(p) { fs.rmdirSync(p); }`, 'fs.rmdirSync(p)'), true);
     assert.equal(single(`async function f(p) { fs.rmdirSync(p, { recursive: false }); }`, 'fs.rmdirSync(p, { recursive: false })'), true);
   });
 
-  it('refuses a recursive or unknown remove and content calls', () => {
-    assert.equal(single(`async function f(p) { fs.rmSync(p, { recursive: true }); }`, 'fs.rmSync(p, { recursive: true })'), false);
-    assert.equal(single(`async function f(p, o) { fs.rmSync(p, o); }`, 'fs.rmSync(p, o)'), false);
-    assert.equal(single(`async function f(p) { fs.rmSync(p, { ...p }); }`, 'fs.rmSync(p, { ...p })'), false);
+  it('refuses a recursive or unknown remove, file removals and content calls', () => {
+    assert.equal(single(`async function f(p) { fs.rmdirSync(p, { recursive: true }); }`, 'fs.rmdirSync(p, { recursive: true })'), false);
+    assert.equal(single(`async function f(p, o) { fs.rmdirSync(p, o); }`, 'fs.rmdirSync(p, o)'), false);
+    assert.equal(single(`async function f(p) { fs.rmdirSync(p, { ...p }); }`, 'fs.rmdirSync(p, { ...p })'), false);
+    assert.equal(single(`async function f(p) { fs.unlinkSync(p); }`, 'fs.unlinkSync(p)'), false);
+    assert.equal(single(`async function f(p) { fs.rmSync(p, { force: true }); }`, 'fs.rmSync(p, { force: true })'), false);
     assert.equal(single(`async function f(p) { fs.readFileSync(p); }`, 'fs.readFileSync(p)'), false);
   });
 
@@ -59,7 +69,7 @@ describe('isSingleMetadataCall', () => {
     assert.equal(single(`async function f(ps) { for (const p of ps) fs.statSync(p); }`, 'fs.statSync(p)'), false);
     assert.equal(single(`async function f(ps) { for (let i = 0; i < ps.length; i++) fs.statSync(ps[i]); }`, 'fs.statSync(ps[i])'), false);
     assert.equal(single(`async function f(ps) { return ps.filter((p) => fs.existsSync(p)); }`, 'fs.existsSync(p)'), false);
-    assert.equal(single(`async function f(ps) { while (ps.length) fs.unlinkSync(ps.pop()); }`, 'fs.unlinkSync(ps.pop())'), false);
+    assert.equal(single(`async function f(ps) { while (ps.length) fs.statSync(ps.pop()); }`, 'fs.statSync(ps.pop())'), false);
   });
 });
 

@@ -48,4 +48,31 @@ describe('unsetGuard', () => {
     const code = `function route(req) {\n  let dest;\n  const abort = () => { if (req.dest || dest) exists(dest); other(); };\n  abort();\n  dest = 1;\n}`;
     assert.deepEqual(skipped(code, 'abort()', ['exists(dest)', 'other()']), []);
   });
+
+  // A name a probe loop picked does not exist yet: until something uses it, the helper's
+  // `fs.existsSync(dest)` guard is false, and what it guards cannot run.
+  const probed = (between: string, test = 'fs.existsSync(dest)'): string => `import fs from 'node:fs';
+function route(req) {
+  let dest;
+  const abort = () => {
+    if (dest && fs.existsSync(dest)) { fs.unlinkSync(dest); dest = null; }
+    log(dest);
+  };
+  do { dest = pick(); } while (${test});
+${between}  if (!mk()) return abort();
+  open(dest);
+  abort();
+}`;
+  const PROBED = ['fs.unlinkSync(dest)', 'log(dest)'];
+  it('calls behind an existence probe of a name a probe loop just found free', () => {
+    assert.deepEqual(skipped(probed(''), 'abort()', PROBED), ['fs.unlinkSync(dest)']);
+    // After the file is made from the name, everything may run.
+    assert.equal(skipped(probed(''), 'abort()', PROBED, 1), null);
+  });
+  it('near misses: the name may have been used, or the loop is no probe', () => {
+    assert.equal(skipped(probed('  fs.writeFileSync(dest, req.body);\n'), 'abort()', PROBED), null);
+    assert.equal(skipped(probed('  dest = req.path;\n'), 'abort()', PROBED), null);
+    assert.equal(skipped(probed('', 'fs.existsSync(dest) && tries++ < 3'), 'abort()', PROBED), null);
+    assert.equal(skipped(probed('', 'exists(dest)'), 'abort()', PROBED), null);
+  });
 });

@@ -6,23 +6,39 @@ import { SERVING } from './blockingCosts';
 
 // One metadata syscall per request (`existsSync`, `statSync`, a recursive `mkdirSync` of one
 // directory) costs microseconds: `recommended` leaves it to `strict`. Repeated in a loop or over a
-// listing, and every call that reads or writes content, lists, removes recursively, runs a process
-// or does CPU work, is reported by both.
+// listing, and every call that reads or writes content, removes a file (its data is freed in the
+// call), removes recursively, runs a process or does CPU work, is reported by both.
 const FS = `import fs from 'node:fs';\n`;
 const route = (body: string): string => `${FS}import express from 'express';\nconst app = express();\napp.post('/upload', (req, res) => {\n${body}\n  res.end();\n});`;
 
-const remove = `${FS}export async function remove(p: string) {\n  if (!fs.existsSync(p)) return;\n  if (fs.lstatSync(p).isDirectory()) throw new Error('dir');\n  fs.unlinkSync(p);\n}`;
-const twin = (from: string, to: string): { messageId: 'useAsyncTwin'; output: string }[] => [{ messageId: 'useAsyncTwin', output: remove.replace(from, to) }];
-const drop = `${FS}export async function drop(p: string) { fs.rmSync(p, { force: true }); }`;
+const retire = `${FS}export async function retire(p: string) {\n  if (!fs.existsSync(p)) return;\n  if (fs.lstatSync(p).isDirectory()) throw new Error('dir');\n  fs.renameSync(p, p + '.old');\n}`;
+const twin = (from: string, to: string): { messageId: 'useAsyncTwin'; output: string }[] => [{ messageId: 'useAsyncTwin', output: retire.replace(from, to) }];
+const drop = `${FS}export async function drop(p: string) { fs.rmdirSync(p); }`;
+
+// An upload route whose abort helper removes the partial file. Before the file is made, the
+// name the probe loop picked does not exist, so the helper's removal cannot run from there.
+const upload = (after: string): string => `${FS}import express from 'express';
+const app = express();
+app.post('/upload', (req, res) => {
+  let dest: string | null = null;
+  const abort = (err: Error) => {
+    if (dest && fs.existsSync(dest)) fs.unlinkSync(dest);
+    return res.status(400).json({ error: err.message });
+  };
+  if (!req.headers['content-type']) return abort(new Error('no type'));
+  do { dest = '/srv/uploads/' + Math.random().toString(36).slice(2); } while (fs.existsSync(dest));
+  if (!req.headers['content-length']) return abort(new Error('no length'));
+  req.pipe(fs.createWriteStream(dest));
+${after}});`;
 
 /** Single metadata calls, with what `strict` reports for each. */
 const singleCalls: { code: string; strict: TestCaseError<MessageId>[] }[] = [
   {
-    code: remove,
+    code: retire,
     strict: [
       { messageId: 'blockingCall', line: 3, suggestions: twin('fs.existsSync(p)', 'await fs.promises.access(p).then(() => true, () => false)') },
       { messageId: 'blockingCall', line: 4, suggestions: twin('fs.lstatSync(p)', '(await fs.promises.lstat(p))') },
-      { messageId: 'blockingCall', line: 5, suggestions: twin('fs.unlinkSync(p)', 'await fs.promises.unlink(p)') },
+      { messageId: 'blockingCall', line: 5, suggestions: twin("fs.renameSync(p, p + '.old')", "await fs.promises.rename(p, p + '.old')") },
     ],
   },
   {
@@ -33,7 +49,7 @@ const singleCalls: { code: string; strict: TestCaseError<MessageId>[] }[] = [
   { code: route(`  let name;\n  do { name = String(Math.random()); } while (fs.existsSync(name));`), strict: [{ messageId: 'blockingCall', line: 6, suggestions: [] }] },
   {
     code: drop,
-    strict: [{ messageId: 'blockingCall', suggestions: [{ messageId: 'useAsyncTwin', output: drop.replace('fs.rmSync', 'await fs.promises.rm') }] }],
+    strict: [{ messageId: 'blockingCall', suggestions: [{ messageId: 'useAsyncTwin', output: drop.replace('fs.rmdirSync', 'await fs.promises.rmdir') }] }],
   },
   // A synchronous helper with one metadata call, called once.
   {
@@ -89,8 +105,14 @@ createRuleTester().run<MessageId, Options>('no-blocking-in-async (strict: cheap 
 });
 
 createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (recommended: metadata calls)', rule as never, {
-  valid: singleCalls.map(({ code }) => ({ code, filename: 'src/files.ts' })),
+  valid: [...singleCalls.map(({ code }) => ({ code, filename: 'src/files.ts' })), { code: upload(''), filename: 'src/files.ts' }],
   invalid: [
+    {
+      // Once the file is made, aborting removes what was written of it.
+      code: upload(`  if (req.headers['content-length'] === '0') return abort(new Error('empty'));\n`),
+      filename: 'src/files.ts',
+      errors: [{ messageId: 'blockingHelper', line: 14, column: 53, data: { cost: SERVING, callee: 'abort', chain: 'calls `fs.unlinkSync` (line 7)', where: 'an express route handler (line 4)' } }],
+    },
     {
       // The same call, once per path the request sends.
       code: route(`  for (const p of req.body.paths) fs.statSync(p);`),
@@ -137,6 +159,35 @@ createRecommendedRuleTester().run<MessageId, Options>('no-blocking-in-async (rec
       code: `${FS}function load(p: string) { return fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : ''; }\nexport async function send(p: string) { return load(p); }`,
       filename: 'src/files.ts',
       errors: [{ messageId: 'blockingCall', line: 2, column: 54, data: { cost: SERVING, name: 'fs.readFileSync', where: '`load` (line 2), which async function `send` calls (line 3) while the process serves' } }],
+    },
+    {
+      // Removing a file frees its data before the call returns: an uploaded image deleted in the
+      // request's promise chain. The probe before it is one metadata call, and stays quiet.
+      code: `${FS}import express from 'express';
+import { db } from './db';
+const app = express();
+app.post('/products/:id/delete', (req, res) => {
+  db.find(req.params.id)
+    .then((product) => {
+      const image = '/srv/images/' + product.image;
+      if (fs.existsSync(image)) fs.unlinkSync(image);
+    })
+    .then(() => res.redirect('/products'), () => res.sendStatus(500));
+});`,
+      filename: 'src/files.ts',
+      errors: [{
+        messageId: 'blockingCall', line: 9, column: 33, suggestions: [],
+        data: { cost: SERVING, name: 'fs.unlinkSync', where: 'a promise callback in an express route handler (line 5)' },
+      }],
+    },
+    {
+      // A plain `rmSync` removes a file the same way.
+      code: `${FS}export async function discard(upload: { path: string }) { fs.rmSync(upload.path, { force: true }); }`,
+      filename: 'src/files.ts',
+      errors: [{
+        messageId: 'blockingCall', column: 59,
+        suggestions: [{ messageId: 'useAsyncTwin', output: `${FS}export async function discard(upload: { path: string }) { await fs.promises.rm(upload.path, { force: true }); }` }],
+      }],
     },
     {
       // A `while` loop whose test does more than probe the path iterates over data.
