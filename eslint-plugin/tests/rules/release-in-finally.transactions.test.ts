@@ -28,9 +28,12 @@ const NO_TRY = `export async function rename(sequelize, Item, id, name) {
   await t.commit();
 }`;
 
-const EARLY_MESSAGE = '`trx` from `db.transaction()` is neither committed nor rolled back on the `return` at line 5: the transaction stays open on its pooled ' +
-  'connection, holding its row locks, and the pool runs dry under load. End it on every path: commit at the end of the `try` and roll ' +
-  'back in a `catch` that rethrows.';
+const EARLY_DATA = {
+  What: '`trx`',
+  acquire: 'db.transaction()',
+  path: 'is neither committed nor rolled back on the `return` at line 5',
+  cost: 'the transaction stays open on its pooled connection, holding its row locks, and the pool runs dry under load',
+};
 
 for (const [name, tester] of [['default', createRuleTester()], ['recommended', createRecommendedRuleTester()]] as const) {
   tester.run<MessageId, Options>(`release-in-finally (transactions, ${name})`, rule as never, {
@@ -78,7 +81,7 @@ for (const [name, tester] of [['default', createRuleTester()], ['recommended', c
     }`),
     ],
     invalid: [
-      { code: EARLY_RETURN, errors: [{ message: EARLY_MESSAGE, line: 2, column: 21 }] },
+      { code: EARLY_RETURN, errors: [{ messageId: 'transactionNotEnded', data: EARLY_DATA, line: 2, column: 21 }] },
       // No fix and no suggestion: a `finally` cannot choose between commit and rollback.
       { code: NO_TRY, output: null, errors: [{ messageId: 'transactionNotEnded', line: 2, column: 19, suggestions: [] }] },
     ],
