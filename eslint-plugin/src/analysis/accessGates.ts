@@ -5,7 +5,8 @@ import { constInit, findVariable, isFunctionNode, skipTransparent, staticPropert
 import { resolveCalleeFunction, resolveImportedFunction, runningFunction } from './callGraph';
 import { isDevOnly } from './devOnly';
 import { knownCallers } from './knownCallers';
-import { lintGeneration, sourceFileOf } from './localModules';
+import { CallerAnswers } from './callerAnswers';
+import { sourceFileOf } from './localModules';
 import { isStartupPhase } from './phase';
 import { entryReach } from '../project';
 
@@ -30,7 +31,7 @@ const HANDSHAKE_FIELDS: ReadonlySet<string> = new Set(['request', 'handshake', '
 /** Callers followed across functions at most this deep: a route calls a service that calls its helper. */
 const MAX_CALLER_DEPTH = 3;
 
-const cache = new WeakMap<FunctionNode, { generation: number; byDepth: Map<number, boolean> }>();
+const gatedCallers = new CallerAnswers();
 
 /**
  * Does `node`, running in `fn`, run only for a client the process already let in, or only on a
@@ -57,16 +58,10 @@ function gatedAt(sourceCode: Services, fn: FunctionNode, node: TSESTree.Node, de
 
 function calledOnlyWhenGated(sourceCode: Services, fn: FunctionNode, depth: number): boolean {
   if (depth >= MAX_CALLER_DEPTH) return false;
-  const generation = lintGeneration();
-  let entry = cache.get(fn);
-  if (!entry || entry.generation !== generation) {
-    entry = { generation, byDepth: new Map() };
-    cache.set(fn, entry);
-  }
-  const hit = entry.byDepth.get(depth);
-  if (hit !== undefined) return hit;
-  // A cycle proves nothing: its provisional answer is no.
-  entry.byDepth.set(depth, false);
+  return gatedCallers.answer(fn, depth, () => everyCallerGated(sourceCode, fn, depth));
+}
+
+function everyCallerGated(sourceCode: Services, fn: FunctionNode, depth: number): boolean {
   const sites = knownCallers(sourceCode, fn);
   let live = 0;
   let gated = false;
@@ -84,9 +79,7 @@ function calledOnlyWhenGated(sourceCode: Services, fn: FunctionNode, depth: numb
     });
   }
   // Only gated or startup callers, and at least one that serves at all: one-shot callers alone say nothing of gates.
-  const answer = gated && live > 0;
-  entry.byDepth.set(depth, answer);
-  return answer;
+  return gated && live > 0;
 }
 
 /**

@@ -102,6 +102,22 @@ export function isNullOrUndefined(node: TSESTree.Node): boolean {
     (expr.type === AST_NODE_TYPES.Identifier && expr.name === 'undefined');
 }
 
+/**
+ * The values a variable is given after its declaration: the right side of each later `x = …`.
+ * Null when some write is anything else (destructuring, `for (x of …)`, `??=`), whose value this
+ * analysis cannot see.
+ */
+export function laterAssignments(variable: TSESLint.Scope.Variable): TSESTree.Expression[] | null {
+  const values: TSESTree.Expression[] = [];
+  for (const reference of variable.references) {
+    if (!reference.isWrite() || reference.init) continue;
+    const assignment = reference.identifier.parent;
+    if (assignment?.type !== AST_NODE_TYPES.AssignmentExpression || assignment.operator !== '=' || assignment.left !== reference.identifier) return null;
+    values.push(assignment.right);
+  }
+  return values;
+}
+
 /** Finds the variable a name refers to at `node`, walking up the scope chain. */
 export function findVariable(
   sourceCode: Readonly<TSESLint.SourceCode>,

@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_TOKEN_TYPES } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { findVariable, isFunctionNode, isNullOrUndefined, skipTransparent, staticPropertyName } from './ast';
+import { findVariable, isFunctionNode, isNullOrUndefined, laterAssignments, skipTransparent, staticPropertyName } from './ast';
 import { annotatedRef, getConstruction, thisFieldAnnotatedRef } from './construction';
 import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
@@ -367,14 +367,13 @@ function awaitedBrowser(sourceCode: Services, argument: TSESTree.Node, depth: nu
 function browserWrites(sourceCode: Services, id: TSESTree.Identifier, depth: number): Found | null {
   const variable = findVariable(sourceCode, id);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-  if (def?.type !== 'Variable' || def.node.id !== def.name || (def.node.init && !isNullOrUndefined(def.node.init))) return null;
+  if (!variable || def?.type !== 'Variable' || def.node.id !== def.name || (def.node.init && !isNullOrUndefined(def.node.init))) return null;
   let found: Found | null = null;
-  for (const ref of variable?.references ?? []) {
-    if (!ref.isWrite() || ref.init) continue;
-    const assignment = ref.identifier.parent;
-    if (assignment?.type !== AST_NODE_TYPES.AssignmentExpression || assignment.operator !== '=' || assignment.left !== ref.identifier) return null;
-    if (isNullOrUndefined(assignment.right)) continue;
-    const value = skipTransparent(assignment.right);
+  const assignments = laterAssignments(variable);
+  if (!assignments) return null;
+  for (const assigned of assignments) {
+    if (isNullOrUndefined(assigned)) continue;
+    const value = skipTransparent(assigned);
     const object = value.type === AST_NODE_TYPES.AwaitExpression ? awaitedBrowser(sourceCode, value.argument, depth + 1) : null;
     if (!object || (found && found.object !== object.object)) return null;
     found ??= object;

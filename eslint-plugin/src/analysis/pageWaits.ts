@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { contains, findObjectProperty, findVariable, isFunctionNode, sameFileCallArguments, skipTransparent, staticPropertyName } from './ast';
+import { contains, findObjectProperty, findVariable, isFunctionNode, isNullOrUndefined, laterAssignments, sameFileCallArguments, skipTransparent, staticPropertyName } from './ast';
 import { annotatedRef } from './construction';
 import { resolveReference } from './imports';
 import { reachableModules } from './localModules';
@@ -52,15 +52,14 @@ function isOpenedPage(sourceCode: Services, node: TSESTree.Node): boolean {
   if (expr.type !== AST_NODE_TYPES.Identifier) return false;
   const variable = findVariable(sourceCode, expr);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-  if (def?.type !== 'Variable' || def.node.id !== def.name) return false;
+  if (!variable || def?.type !== 'Variable' || def.node.id !== def.name) return false;
   let opened = def.node.init ? isOpenedPage(sourceCode, def.node.init) : false;
-  if (def.node.init && !opened && !isNothing(def.node.init)) return false;
-  for (const reference of variable?.references ?? []) {
-    if (!reference.isWrite() || reference.init) continue;
-    const assignment = reference.identifier.parent;
-    if (assignment?.type !== AST_NODE_TYPES.AssignmentExpression || assignment.operator !== '=' || assignment.left !== reference.identifier) return false;
-    if (isNothing(assignment.right)) continue;
-    const value = skipTransparent(assignment.right);
+  if (def.node.init && !opened && !isNullOrUndefined(def.node.init)) return false;
+  const assignments = laterAssignments(variable);
+  if (!assignments) return false;
+  for (const assigned of assignments) {
+    if (isNullOrUndefined(assigned)) continue;
+    const value = skipTransparent(assigned);
     if (value.type !== AST_NODE_TYPES.AwaitExpression || !opensPage(value.argument)) return false;
     opened = true;
   }
@@ -72,11 +71,6 @@ function opensPage(node: TSESTree.Node): boolean {
   if (call.type !== AST_NODE_TYPES.CallExpression) return false;
   const callee = skipTransparent(call.callee);
   return callee.type === AST_NODE_TYPES.MemberExpression && staticPropertyName(callee) === 'newPage';
-}
-
-function isNothing(node: TSESTree.Node): boolean {
-  const expr = skipTransparent(node);
-  return (expr.type === AST_NODE_TYPES.Literal && expr.value === null) || (expr.type === AST_NODE_TYPES.Identifier && expr.name === 'undefined');
 }
 
 const ARITHMETIC: ReadonlySet<string> = new Set(['-', '*', '/', '%', '**', '|', '&', '^', '<<', '>>', '>>>']);

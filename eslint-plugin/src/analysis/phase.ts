@@ -10,7 +10,8 @@ import { importedModules } from './imports';
 import { isSingletonInitializer } from './initializers';
 import type { ExportCallSite } from './knownCallers';
 import { isUnreachedExport, knownCallers } from './knownCallers';
-import { lintGeneration, sourceFileOf } from './localModules';
+import { CallerAnswers } from './callerAnswers';
+import { sourceFileOf } from './localModules';
 import { constructedWithCallback } from './constructorCallbacks';
 import { beforeFirstAwait, firstListen, isBeforeOwnListen, isOwnFirstListen, listenCallbackCall } from './serverStart';
 import { entryReach, hasMainGuard } from '../project';
@@ -206,8 +207,7 @@ function noServerListensAtCalls(sourceCode: Services, fn: FunctionNode): boolean
   });
 }
 
-/** Answers per function and per depth: a cut-off deep in one walk is not the answer at the depth another asks at. */
-const startupCallers = new WeakMap<FunctionNode, { generation: number; byDepth: Map<number, boolean> }>();
+const startupCallers = new CallerAnswers();
 
 /**
  * A function whose every known call, in its file and in the files that import it, is made at
@@ -220,27 +220,16 @@ const startupCallers = new WeakMap<FunctionNode, { generation: number; byDepth: 
  */
 function calledOnlyAtStartup(sourceCode: Services, fn: FunctionNode, depth: number): boolean {
   if (depth >= MAX_CALLER_DEPTH) return false;
-  // The answer rests on other files: it holds for one lint.
-  const generation = lintGeneration();
-  let entry = startupCallers.get(fn);
-  if (!entry || entry.generation !== generation) {
-    entry = { generation, byDepth: new Map() };
-    startupCallers.set(fn, entry);
-  }
-  const hit = entry.byDepth.get(depth);
-  if (hit !== undefined) return hit;
-  // A call cycle (`a` calls `b` calls `a`) proves nothing about startup. Every answer that reads
-  // this provisional `false` is `false` itself (each known call must be startup), so what it
-  // leaves cached holds whichever function of the cycle is asked first.
-  entry.byDepth.set(depth, false);
+  return startupCallers.answer(fn, depth, () => everyCallerAtStartup(sourceCode, fn, depth));
+}
+
+function everyCallerAtStartup(sourceCode: Services, fn: FunctionNode, depth: number): boolean {
   const sites = knownCallers(sourceCode, fn);
   // Recursion runs when the outside call does; a call in the same file costs no file read, so
   // only the hops into other files count against the depth.
   const live = sites?.filter((site) => !runsNowhere(site)) ?? [];
-  const startup = sites !== null && (sites.length === 0 || live.length > 0) && live.every((site) => runningFunction(site.call) === fn ||
+  return sites !== null && (sites.length === 0 || live.length > 0) && live.every((site) => runningFunction(site.call) === fn ||
     siteAtStartup(site, site.sourceCode === sourceCode ? depth : depth + 1));
-  entry.byDepth.set(depth, startup);
-  return startup;
 }
 
 /**
