@@ -73,6 +73,7 @@ export * from './typeQueries';
 export * from './unseenCalls';
 export * from './unhandledPolicy';
 export * from './unreadableHelpers';
+export * from './awaitedImports';
 export * from './unsetGuards';
 export * from './valueCarriers';
 // The package.json reader lives in the project layer; rules keep asking analysis for it.

@@ -15,6 +15,7 @@ import { importsProjectFile } from './dynamicImports';
 import { importedFunction, importsProjectModules } from './moduleFunctions';
 import { packagePromiseCall } from './packagePromises';
 import { transactionCall } from './transactionCalls';
+import { awaitedImport } from './awaitedImports';
 import { ModuleAnswers } from './localModules';
 import { callbackCannotThrow, chainCannotReject, handlesRejection, isRejectionGuarded, unguardedRejection } from './rejections';
 import { moduleExportListSchema } from '../util/settings';
@@ -55,6 +56,11 @@ export type PromiseOrigin =
   | { kind: 'package'; name: string; module: string; evidence: TSESTree.Node; evidenceFile: string | null; task: TSESTree.Node | null }
   /** A transaction method of a connection whose sibling method is awaited (`await conn.commit()`); see `transactionCall`. */
   | { kind: 'transaction'; name: string; sibling: string; evidence: TSESTree.Node }
+  /**
+   * A function of a project module the lint cannot read, awaited or chained elsewhere in the
+   * program (`file` null: in this file); see `awaitedImport`.
+   */
+  | { kind: 'awaitedImport'; name: string; evidence: TSESTree.CallExpression; file: string | null }
   /** Known only from its type (typed mode). */
   | { kind: 'typed'; name: string; typeText: string };
 
@@ -119,6 +125,8 @@ function syntacticOrigin(sourceCode: Services, expr: TSESTree.Node, depth: numbe
   if (depth <= MAX_MODULE_DEPTH && importsProjectModules(sourceCode)) {
     const imported = importedOrigin(sourceCode, callee, depth);
     if (imported) return imported;
+    const awaited = awaitedImport(sourceCode, expr);
+    if (awaited) return { kind: 'awaitedImport', ...awaited };
   }
   if (!words.promiseFunctions) return null;
   const forwarded = forwardedCall(sourceCode, callee);

@@ -17,8 +17,7 @@ export function describeOrigin(sourceCode: Readonly<TSESLint.SourceCode>, filena
   switch (origin.kind) {
     case 'imported': {
       const how = origin.declaredAsync ? 'async' : 'returns a promise';
-      const where = path.relative(path.dirname(filename), origin.file).split(path.sep).join('/');
-      return `\`${origin.name}\` (${how}, in \`${where.startsWith('.') ? where : `./${where}`}\`)`;
+      return `\`${origin.name}\` (${how}, in \`${relativeTo(filename, origin.file)}\`)`;
     }
     case 'local': {
       const expr = skipTransparent(node);
@@ -35,6 +34,10 @@ export function describeOrigin(sourceCode: Readonly<TSESLint.SourceCode>, filena
       return `\`${origin.name}\` (${origin.module})`;
     case 'transaction':
       return `\`${origin.name}\` (its \`${origin.sibling}()\` is awaited at line ${origin.evidence.loc.start.line})`;
+    case 'awaitedImport':
+      return origin.file === null
+        ? `\`${origin.name}\` (awaited at line ${origin.evidence.loc.start.line})`
+        : `\`${origin.name}\` (awaited in \`${relativeTo(filename, origin.file)}\`)`;
     case 'constructor':
       return '`new Promise`';
     case 'chain':
@@ -42,6 +45,12 @@ export function describeOrigin(sourceCode: Readonly<TSESLint.SourceCode>, filena
     case 'typed':
       return `\`${origin.name}\` (type \`${origin.typeText}\`)`;
   }
+}
+
+/** `file` as written from `filename`'s folder: `./db.js`, `../jobs/run.ts`. */
+function relativeTo(filename: string, file: string): string {
+  const where = path.relative(path.dirname(filename), file).split(path.sep).join('/');
+  return where.startsWith('.') ? where : `./${where}`;
 }
 
 /** `\`items.map(…)\``, `\`[send(a), send(b)]\``, `\`pending\` (type \`Promise<void>[]\`)`, for messages. */
@@ -76,6 +85,7 @@ export function originEvidence(origin: PromiseOrigin): ReturnType<typeof evidenc
   if (origin.kind === 'chain') return [evidenceAt(origin.property, `.${origin.method}() without a rejection handler`)];
   if (origin.kind === 'package') return [evidenceAt(origin.evidence, `a ${origin.module} object, from here`, origin.evidenceFile ?? undefined)];
   if (origin.kind === 'transaction') return [evidenceAt(origin.evidence, `\`${origin.sibling}()\` of the same connection is awaited here`)];
+  if (origin.kind === 'awaitedImport') return [evidenceAt(origin.evidence, `\`${origin.name}\` is awaited here`, origin.file ?? undefined)];
   return [];
 }
 
