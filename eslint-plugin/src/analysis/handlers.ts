@@ -17,7 +17,9 @@ import { mayRegisterValidators, validatorRegistration } from './requestValidator
 
 type Services = Readonly<TSESLint.SourceCode>;
 
-export type Framework = 'express' | 'fastify' | 'koa' | 'hono' | 'node:http' | 'nestjs' | 'next' | 'socket.io' | 'ws';
+export type Framework =
+  | 'express' | 'fastify' | 'koa' | 'hono' | 'node:http' | 'nestjs' | 'next' | 'socket.io' | 'ws'
+  | 'discord.js' | 'telegraf' | 'grammy' | 'node-telegram-bot-api';
 
 /** What the framework does with the function: all of them run once per request or message. */
 export type HandlerRole = 'route handler' | 'middleware' | 'hook' | 'request listener' | 'connection listener' | 'message listener' | 'validator';
@@ -46,7 +48,8 @@ type Receiver =
   | 'hono'
   | 'http-server'
   | 'io-server' | 'io-socket'
-  | 'ws-server' | 'ws-socket';
+  | 'ws-server' | 'ws-socket'
+  | 'discord-client' | 'telegraf-bot' | 'grammy-bot' | 'telegram-bot';
 
 const HTTP_VERBS: ReadonlySet<string> = new Set(['get', 'post', 'put', 'delete', 'del', 'patch', 'options', 'head', 'all']);
 
@@ -61,6 +64,21 @@ interface MethodRule {
 const ROUTE: MethodRule = { role: 'route handler', args: 'functions' };
 const MIDDLEWARE: MethodRule = { role: 'middleware', args: 'functions' };
 const CONNECTION_EVENTS: ReadonlySet<string> = new Set(['connection', 'connect']);
+/**
+ * Chat-bot client events that are not a user's message or action: the login (`ready`), the
+ * client's own diagnostics and errors. Every other event of a bot client (`messageCreate`,
+ * `interactionCreate`, `guildMemberAdd`, `message`, `callback_query`) comes from users, as many at
+ * once as they send.
+ */
+const BOT_OWN_EVENTS: ReadonlySet<string> = new Set([
+  'ready', 'clientReady', 'shardReady', 'shardResume', 'shardDisconnect', 'shardReconnecting', 'shardError', 'invalidated',
+  'debug', 'warn', 'error', 'polling_error', 'webhook_error',
+]);
+/** Registration methods of telegraf and grammY bots (and their composers): each runs its functions per update. */
+const UPDATE_HANDLER_METHODS: ReadonlySet<string> = new Set([
+  'on', 'use', 'command', 'hears', 'action', 'start', 'help', 'settings', 'inlineQuery', 'callbackQuery', 'chatType', 'filter', 'drop', 'reaction',
+]);
+const BOT_LISTENER: MethodRule = { role: 'message listener', args: 1 };
 
 /** A registration method of a receiver: `app.get(path, ...handlers)`, `fastify.addHook(name, fn)`. */
 function methodRule(receiver: Receiver, method: string, firstArg: string | null): MethodRule | null {
@@ -94,6 +112,14 @@ function methodRule(receiver: Receiver, method: string, firstArg: string | null)
         return firstArg !== null && !CONNECTION_EVENTS.has(firstArg) ? { role: 'message listener', args: 1 } : null;
       }
       return method === 'use' && receiver === 'io-socket' ? MIDDLEWARE : null;
+    case 'discord-client':
+      return (method === 'on' || method === 'once' || method === 'addListener') && firstArg !== null && !BOT_OWN_EVENTS.has(firstArg) ? BOT_LISTENER : null;
+    case 'telegram-bot':
+      if (method === 'onText') return BOT_LISTENER;
+      return (method === 'on' || method === 'addListener') && firstArg !== null && !BOT_OWN_EVENTS.has(firstArg) ? BOT_LISTENER : null;
+    case 'telegraf-bot':
+    case 'grammy-bot':
+      return UPDATE_HANDLER_METHODS.has(method) ? { role: 'message listener', args: 'functions' } : null;
   }
 }
 
@@ -105,6 +131,7 @@ const FRAMEWORK_OF: Readonly<Record<Receiver, Framework>> = {
   'http-server': 'node:http',
   'io-server': 'socket.io', 'io-socket': 'socket.io',
   'ws-server': 'ws', 'ws-socket': 'ws',
+  'discord-client': 'discord.js', 'telegraf-bot': 'telegraf', 'grammy-bot': 'grammy', 'telegram-bot': 'node-telegram-bot-api',
 };
 
 /** Calls and constructions that make a receiver. */
@@ -122,6 +149,13 @@ const FACTORIES: readonly { module: string; path: readonly string[]; receiver: R
   { module: 'ws', path: ['WebSocketServer'], receiver: 'ws-server' },
   { module: 'ws', path: ['Server'], receiver: 'ws-server' },
   { module: 'ws', path: ['WebSocket', 'Server'], receiver: 'ws-server' },
+  // Chat bots: `new Client({ intents })`, `new Telegraf(token)` (telegraf 3's default export too),
+  // `new Bot(token)`, `new TelegramBot(token, { polling: true })`.
+  { module: 'discord.js', path: ['Client'], receiver: 'discord-client' },
+  { module: 'telegraf', path: ['Telegraf'], receiver: 'telegraf-bot' },
+  { module: 'telegraf', path: [], receiver: 'telegraf-bot' },
+  { module: 'grammy', path: ['Bot'], receiver: 'grammy-bot' },
+  { module: 'node-telegram-bot-api', path: [], receiver: 'telegram-bot' },
 ];
 
 /** Declared types that name a receiver: `(app: Express)`, `(fastify: FastifyInstance)`, `(socket: Socket)`. */
@@ -139,6 +173,10 @@ const TYPES: readonly { module: string; path: readonly string[]; receiver: Recei
   { module: 'ws', path: ['WebSocketServer'], receiver: 'ws-server' },
   { module: 'ws', path: [], receiver: 'ws-socket' },
   { module: 'ws', path: ['WebSocket'], receiver: 'ws-socket' },
+  { module: 'discord.js', path: ['Client'], receiver: 'discord-client' },
+  { module: 'telegraf', path: ['Telegraf'], receiver: 'telegraf-bot' },
+  { module: 'grammy', path: ['Bot'], receiver: 'grammy-bot' },
+  { module: 'node-telegram-bot-api', path: [], receiver: 'telegram-bot' },
 ];
 
 /** Request parameter types that make any function a handler, wherever it is registered. */

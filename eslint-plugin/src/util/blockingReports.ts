@@ -119,10 +119,16 @@ const SYNC_START: Readonly<Record<JudgedContext, string>> = {
   unknown: 'a function this code runs',
 };
 
+/** How often a framework runs a function of each role, for evidence: a listener runs per event it listens to. */
+const PER_RUN: Readonly<Partial<Record<HandlerRegistration['role'], string>>> = {
+  'connection listener': 'per connection',
+  'message listener': 'per message',
+};
+
 /** Where the serving code starts (the framework's registration or the function), and the work beside it. */
 export function runEvidence(ctx: RunContext): EvidenceLocation[] {
   const start = ctx.registration
-    ? evidenceAt(ctx.registration.node, `${ctx.registration.framework} runs it per request from here`)
+    ? evidenceAt(ctx.registration.node, `${ctx.registration.framework} runs it ${PER_RUN[ctx.registration.role] ?? 'per request'} from here`)
     : evidenceAt(ctx.asyncFunction, !ctx.sync ? 'async code starts here' : SYNC_START[ctx.judged ?? 'serving']);
   const beside = ctx.inFlight ? [evidenceAt(ctx.inFlight.at, ctx.inFlight.kind === 'fan-out' ? 'many of these run at once from here' : 'other work runs beside it from here')] : [];
   return [start, ...beside];
