@@ -6,6 +6,7 @@ import { isAwaitingEmitter } from './emitters';
 import { resolveReference } from './imports';
 import { isEntryStart } from './phase';
 import { jobRegistration } from './jobSchedulers';
+import { implementationMethods, libraryCallbackRegistration } from './libraryCallbacks';
 import type { CallPattern } from './promises';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -45,11 +46,14 @@ export interface CallbackRegistration {
   callbackIndex: number;
   /** A callback passed by name may be a function imported from a project module (job schedulers). */
   followsImports?: true;
+  /** The argument at `callbackIndex` is an object whose methods are the callbacks (a gRPC service implementation). */
+  implementation?: true;
 }
 
 /**
  * `emitter.on(event, cb)`, `setTimeout(cb)`, `process.nextTick(cb)`, a job scheduler that drops
- * the job's promise (see `jobRegistration`): a call that runs `cb` later and throws away its promise. Null for anything else, and for a listener on an emitter whose
+ * the job's promise (see `jobRegistration`), a library API that does the same (see
+ * `libraryCallbackRegistration`): a call that runs `cb` later and throws away its promise. Null for anything else, and for a listener on an emitter whose
  * `emit` awaits its listeners (see `isAwaitingEmitter`).
  */
 export function callbackRegistration(sourceCode: Services, call: TSESTree.CallExpression): CallbackRegistration | null {
@@ -66,7 +70,7 @@ export function callbackRegistration(sourceCode: Services, call: TSESTree.CallEx
       ? { name: 'process.nextTick', callbackIndex: 0 }
       : null;
   }
-  const job = jobRegistration(sourceCode, call);
+  const job = jobRegistration(sourceCode, call) ?? libraryCallbackRegistration(sourceCode, call);
   if (job) return job;
   if (callee.type === AST_NODE_TYPES.Identifier && TIMERS.has(callee.name)) {
     const ref = resolveReference(sourceCode, callee);
@@ -74,6 +78,14 @@ export function callbackRegistration(sourceCode: Services, call: TSESTree.CallEx
     return isTimer ? { name: callee.name, callbackIndex: 0 } : null;
   }
   return null;
+}
+
+/** The values `registration` runs as callbacks: the arguments from its index on, or the methods of the implementation it is handed. */
+export function registeredCallbacks(sourceCode: Services, call: TSESTree.CallExpression, registration: CallbackRegistration): TSESTree.Node[] {
+  const from = call.arguments.slice(registration.callbackIndex);
+  if (!registration.implementation) return from;
+  const object = from[0];
+  return object ? implementationMethods(sourceCode, object) : [];
 }
 
 /** An entry script's `main()` (maybe followed by `.then`/`.finally`) at top level: Node prints the rejection and exits non-zero. */

@@ -374,6 +374,16 @@ function optionsRegistration(sourceCode: Services, call: TSESTree.CallExpression
   return /^(?:on|pre)[A-Z]/.test(key) ? { framework: 'fastify', role: 'hook', node: call } : null;
 }
 
+/**
+ * The framework of a server object whose `listen` starts Node's own server: an Express or Koa
+ * app, a fastify instance, an `http.createServer()` server. Null for anything else (a router, a
+ * socket, an unknown value).
+ */
+export function listeningServer(sourceCode: Services, node: TSESTree.Node): Framework | null {
+  const receiver = receiverOf(sourceCode, node, 0);
+  return receiver === 'express-app' || receiver === 'koa-app' || receiver === 'fastify' || receiver === 'http-server' ? FRAMEWORK_OF[receiver] : null;
+}
+
 /** What framework object an expression is. */
 function receiverOf(sourceCode: Services, node: TSESTree.Node, depth: number): Receiver | null {
   if (depth > 8) return null;

@@ -7,6 +7,7 @@ export * from './blockingChains';
 export * from './blockingReach';
 export * from './callGraph';
 export * from './callbackSites';
+export * from './libraryCallbacks';
 export * from './callSiteBranches';
 export * from './catalog';
 export * from './chainedReleases';

@@ -295,5 +295,5 @@ function registrationOf(sourceCode: Services, arg: TSESTree.Node): { call: TSEST
   if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee === arg) return null;
   const registration = callbackRegistration(sourceCode, call);
   const index = call.arguments.indexOf(arg as TSESTree.CallExpressionArgument);
-  return registration && index >= registration.callbackIndex ? { call, registration } : null;
+  return registration && !registration.implementation && index >= registration.callbackIndex ? { call, registration } : null;
 }

@@ -25,6 +25,8 @@ type Services = Readonly<TSESLint.SourceCode>;
  * - `puppeteer-browser` / `puppeteer-page`: what `await puppeteer.launch()` (or `connect`) and
  *   `await browser.newPage()` resolve to, or a value declared `Browser`/`Page` from puppeteer;
  * - `job-queue`: a Bull or BullMQ `Queue` (constructed, or declared with the package's type);
+ * - `queue-job`: a Bull or BullMQ `Job` (declared with the package's type, or handed to a Bull
+ *   queue's processor or job event listener);
  * - `tmp-file`: what tmp-promise's `await file()` / `await dir()` resolve to;
  * - `telegram-bot`: a node-telegram-bot-api `TelegramBot`, a `TeleBot`, telegraf's `bot.telegram`;
  * - `telegraf` / `telegraf-context`: a `Telegraf` bot, and the context its handlers receive.
@@ -33,7 +35,7 @@ type PackageObject =
   | 'discord' | 'discord-client' | 'discord-manager' | 'discord-cache'
   | 'mongo' | 'mongo-collection' | 'mongoose-model' | 'mongoose-doc'
   | 'puppeteer-browser' | 'puppeteer-page'
-  | 'job-queue' | 'tmp-file' | 'telegram-bot' | 'telegraf' | 'telegraf-context';
+  | 'job-queue' | 'queue-job' | 'tmp-file' | 'telegram-bot' | 'telegraf' | 'telegraf-context';
 
 /**
  * Methods that send a request and return its promise, by object. A mongoose model's query methods
@@ -42,7 +44,7 @@ type PackageObject =
 const PROMISE_METHODS: Readonly<Partial<Record<PackageObject, ReadonlySet<string>>>> = {
   discord: new Set([
     'send', 'reply', 'edit', 'delete', 'react', 'pin', 'unpin', 'followUp', 'deferReply', 'editReply', 'deferUpdate',
-    'update', 'showModal', 'bulkDelete', 'setNickname', 'kick', 'ban', 'timeout', 'crosspost',
+    'update', 'showModal', 'bulkDelete', 'setNickname', 'kick', 'ban', 'timeout', 'crosspost', 'sendTyping',
   ]),
   'discord-manager': new Set(['add', 'remove', 'create', 'ban', 'unban', 'kick']),
   'mongo-collection': new Set([
@@ -60,6 +62,9 @@ const PROMISE_METHODS: Readonly<Partial<Record<PackageObject, ReadonlySet<string
   ]),
   // Each writes to Redis. `process` is left out: its promise settles only when the queue closes.
   'job-queue': new Set(['add', 'addBulk', 'pause', 'resume', 'close', 'clean', 'empty', 'drain', 'obliterate']),
+  // Each writes the job's hash or lists in Redis (Bull's reference: `remove(): Promise`, `retry`,
+  // `promote`, `update(data)`, `log(row)`; BullMQ's `updateData`, `updateProgress`).
+  'queue-job': new Set(['remove', 'retry', 'promote', 'update', 'log', 'updateData', 'updateProgress', 'moveToCompleted', 'moveToFailed']),
   // Removes the file or folder; the function is bound, so `const { cleanup } = await file()` works.
   'tmp-file': new Set(['cleanup']),
   // Bot API requests: each rejects on a network error or an answer such as "bot was blocked by the user".
@@ -84,6 +89,13 @@ const DISCORD_STRUCTURES: ReadonlySet<string> = new Set([
 ]);
 /** Properties of a structure or the client that are managers (`guild.roles`, `client.channels`). */
 const DISCORD_MANAGERS: ReadonlySet<string> = new Set(['roles', 'members', 'channels', 'messages', 'users', 'guilds']);
+/**
+ * Methods of a structure whose awaited result is a structure: `await message.startThread(…)` a
+ * thread, `await user.createDM()` a DM channel, `await channel.send(…)` the message sent.
+ */
+const DISCORD_AWAITED_STRUCTURES: ReadonlySet<string> = new Set([
+  'startThread', 'createDM', 'fetchStarterMessage', 'fetchReference', 'fetchOwner', 'fetchReply', 'send', 'reply', 'followUp', 'editReply', 'edit',
+]);
 /** A manager's cache hands out one structure: `client.channels.cache.get(id)`. */
 const CACHE_LOOKUPS: ReadonlySet<string> = new Set(['get', 'find', 'first', 'last', 'random']);
 /** Parameter names of a command module's exported handler: `exports.run = async (message) => …`. */
@@ -120,6 +132,8 @@ const CLASSES: readonly CatalogedExport[] = [
 const TYPES: readonly CatalogedExport[] = [
   { module: 'bull', export: 'Queue', object: 'job-queue' },
   { module: 'bullmq', export: 'Queue', object: 'job-queue' },
+  { module: 'bull', export: 'Job', object: 'queue-job' },
+  { module: 'bullmq', export: 'Job', object: 'queue-job' },
   { module: 'node-telegram-bot-api', export: 'default', object: 'telegram-bot' },
   { module: 'telegraf', export: 'Telegraf', object: 'telegraf' },
   { module: 'telegraf', export: 'Context', object: 'telegraf-context' },
@@ -272,7 +286,8 @@ function packageObject(sourceCode: Services, node: TSESTree.Node, depth: number)
     }
   }
   if (expr.type === AST_NODE_TYPES.AwaitExpression) {
-    return awaitedDocument(sourceCode, expr.argument, depth) ?? awaitedBrowser(sourceCode, expr.argument, depth) ?? awaitedObject(sourceCode, expr.argument);
+    return awaitedDocument(sourceCode, expr.argument, depth) ?? awaitedBrowser(sourceCode, expr.argument, depth) ??
+      awaitedDiscord(sourceCode, expr.argument, depth) ?? awaitedObject(sourceCode, expr.argument);
   }
   if (expr.type === AST_NODE_TYPES.NewExpression) {
     const model = packageObject(sourceCode, expr.callee, depth + 1);
@@ -327,6 +342,27 @@ function awaitedDocument(sourceCode: Services, argument: TSESTree.Node, depth: n
   if (callee.type !== AST_NODE_TYPES.MemberExpression || !MONGOOSE_FINDERS.has(staticPropertyName(callee) ?? '')) return null;
   const model = packageObject(sourceCode, callee.object, depth + 1);
   return model?.object === 'mongoose-model' ? { ...model, object: 'mongoose-doc' } : null;
+}
+
+/**
+ * What discord.js resolves to a structure: the methods above on a structure, `fetch()` of a
+ * structure (itself, refreshed), and a manager's `fetch(id)` with one id (without one, or with
+ * options, it resolves to a collection).
+ */
+function awaitedDiscord(sourceCode: Services, argument: TSESTree.Node, depth: number): Found | null {
+  const call = skipTransparent(argument);
+  if (call.type !== AST_NODE_TYPES.CallExpression) return null;
+  const callee = skipTransparent(call.callee);
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || method === null) return null;
+  if (!DISCORD_AWAITED_STRUCTURES.has(method) && method !== 'fetch') return null;
+  const base = packageObject(sourceCode, callee.object, depth + 1);
+  if (base?.object === 'discord') return method !== 'fetch' || call.arguments.length === 0 ? { ...base, object: 'discord' } : null;
+  const id = call.arguments[0];
+  const byId = method === 'fetch' && call.arguments.length === 1 && id !== undefined &&
+    (id.type === AST_NODE_TYPES.Identifier || id.type === AST_NODE_TYPES.TemplateLiteral || (id.type === AST_NODE_TYPES.Literal && typeof id.value === 'string') ||
+      id.type === AST_NODE_TYPES.MemberExpression);
+  return base?.object === 'discord-manager' && byId ? { ...base, object: 'discord' } : null;
 }
 
 /** `await file(…)` of tmp-promise, and the other awaited results the catalogue lists. */
@@ -448,7 +484,19 @@ function handedParameter(sourceCode: Services, fn: FunctionNode, param: TSESTree
   if (callee.type !== AST_NODE_TYPES.MemberExpression || method === null) return null;
   const owner = packageObject(sourceCode, callee.object, depth + 1);
   const handler = owner ? HANDLER_REGISTRATIONS[owner.object] : undefined;
-  return owner && handler?.methods.has(method) ? { ...owner, object: handler.parameter, evidence: registration } : null;
+  if (owner && handler?.methods.has(method)) return { ...owner, object: handler.parameter, evidence: registration };
+  return owner?.object === 'job-queue' && owner.module === 'bull' && bullJobHandler(registration, fn, method) ? { ...owner, object: 'queue-job', evidence: registration } : null;
+}
+
+/** Bull 3 job events whose listener receives the job first (`waiting` gets its id; `global:` events get ids too). */
+const BULL_JOB_EVENTS: ReadonlySet<string> = new Set(['active', 'stalled', 'progress', 'completed', 'failed', 'removed']);
+
+/** `queue.process([name,] [concurrency,] fn)` or `queue.on('completed', fn)` on a Bull queue: `fn` receives the job. */
+function bullJobHandler(registration: TSESTree.CallExpression, fn: FunctionNode, method: string): boolean {
+  if (method === 'process') return registration.arguments[registration.arguments.length - 1] === fn;
+  const event = registration.arguments[0];
+  return (method === 'on' || method === 'once') && registration.arguments[1] === fn &&
+    event?.type === AST_NODE_TYPES.Literal && typeof event.value === 'string' && BULL_JOB_EVENTS.has(event.value);
 }
 
 /** `Page` and `Browser` (or `BrowserContext`, which opens pages the same way) from puppeteer. */

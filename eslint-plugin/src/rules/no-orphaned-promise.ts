@@ -4,7 +4,7 @@ import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { CallPattern, FunctionNode, PromiseArrayOrigin, PromiseOrigin } from '../analysis';
 import {
   asyncBodyRejection, asyncPromiseExecutor, callbackRegistration, callPatternListSchema, DEFAULT_ALLOWED_CALLBACKS, DEFAULT_ALLOWED_CALLS, droppedExpressions, forEachDropsRejections, forOfRewrite,
-  functionCannotThrow, ignoringLoader, isAwaitedArrayCombined, importedFunction, isDevOnlyModule, isFunctionNode, isPromiseHandled,
+  functionCannotThrow, ignoringLoader, registeredCallbacks, isAwaitedArrayCombined, importedFunction, isDevOnlyModule, isFunctionNode, isPromiseHandled,
   isExecutorGuarded, isVariableRead, matchesAllowList, onlyTestsRun, promiseExecutor,
   namedHandlerVerdict, promiseArrayOrigin, promiseCanReject, promiseOrigin, resolveCalleeFunction, resurfacesRejection, skipTransparent, startsEntryChain, staticPropertyName, unhandledPolicy,
 } from '../analysis';
@@ -228,8 +228,7 @@ export default createRule<Options, MessageId>({
       }
       const registration = callbackRegistration(sourceCode, call);
       if (!registration) return;
-      const first = registration.callbackIndex;
-      for (const arg of call.arguments.slice(first)) {
+      for (const arg of registeredCallbacks(sourceCode, call, registration)) {
         if (isFunctionNode(arg) && !arg.async && !settled.has(arg)) {
           checkReturnedToRegistration(call, arg);
           continue;
