@@ -15,7 +15,7 @@ import { knownCallers } from './knownCallers';
 import { isProjectSpecifier, localExport, moduleSourceCode, sourceFileOf } from './localModules';
 import { resolverArgsIndex } from './graphqlResolvers';
 import { membershipBound } from './membershipFilters';
-import { isOnePageListing, requestPageSize } from './pageBounds';
+import { isAllPagesListing, isOnePageListing, requestPageSize } from './pageBounds';
 import { HANDLE_CALLBACK_METHODS, awaitsUnreadableHelper } from './unreadableHelpers';
 import { carriedValue } from './valueCarriers';
 
@@ -488,6 +488,7 @@ function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: nu
   const required = requiredModule(ctx.sourceCode, call);
   if (required && required.path.length === 0 && isOwnJson(required.module)) return 'declared';
   if (isOnePageListing(ctx.filename, call)) return 'capped';
+  if (isAllPagesListing(ctx.filename, call)) return 'data';
   const callee = skipTransparent(call.callee);
   if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'fetch' && !findVariable(ctx.sourceCode, callee)?.defs.length) {
     return pageSized(ctx, call, depth) ? 'capped' : 'data';

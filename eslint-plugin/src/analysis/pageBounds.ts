@@ -75,11 +75,28 @@ const OCTOKIT_NAMESPACES: ReadonlySet<string> = new Set([
  * endpoint namespace and the declared dependency, for clients made in a module out of sight.
  */
 export function isOnePageListing(filename: string, call: TSESTree.CallExpression): boolean {
+  return isListingMethod(call.callee) && OCTOKIT_PACKAGES.some((p) => declaresDependency(filename, p));
+}
+
+/**
+ * `octokit.paginate(octokit.rest.repos.listForOrg, { org })`: every page of the listing, one
+ * request after another, so the result is as long as the listing. Octokit's `paginate` is no page
+ * bound, whatever a query builder's method of that name is.
+ */
+export function isAllPagesListing(filename: string, call: TSESTree.CallExpression): boolean {
   const callee = skipTransparent(call.callee);
-  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
-  const method = staticPropertyName(callee);
-  const namespace = skipTransparent(callee.object);
-  if (method === null || !/^list(?:[A-Z]|$)/.test(method) || namespace.type !== AST_NODE_TYPES.MemberExpression) return false;
-  const name = staticPropertyName(namespace);
-  return name !== null && OCTOKIT_NAMESPACES.has(name) && OCTOKIT_PACKAGES.some((p) => declaresDependency(filename, p));
+  const listing = call.arguments[0];
+  return callee.type === AST_NODE_TYPES.MemberExpression && staticPropertyName(callee) === 'paginate' && listing !== undefined &&
+    listing.type !== AST_NODE_TYPES.SpreadElement && isListingMethod(listing) && OCTOKIT_PACKAGES.some((p) => declaresDependency(filename, p));
+}
+
+/** `github.repos.listForUser`, `octokit.rest.issues.listForRepo`: a listing method of an endpoint namespace. */
+function isListingMethod(node: TSESTree.Node): boolean {
+  const method = skipTransparent(node);
+  if (method.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const name = staticPropertyName(method);
+  const namespace = skipTransparent(method.object);
+  if (name === null || !/^list(?:[A-Z]|$)/.test(name) || namespace.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const group = staticPropertyName(namespace);
+  return group !== null && OCTOKIT_NAMESPACES.has(group);
 }

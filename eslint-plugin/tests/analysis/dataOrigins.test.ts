@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { TSESTree } from '@typescript-eslint/utils';
 import {
-  awaitsUnreadableHelper, carriedValue, chatCollection, chatRecordRead, isFunctionNode, isOnePageListing, isThreadPoolWork, membershipBound,
+  awaitsUnreadableHelper, carriedValue, chatCollection, chatRecordRead, isAllPagesListing, isFunctionNode, isOnePageListing, isThreadPoolWork, membershipBound,
   moduleSourceCode, requestPageSize, resolverArgsIndex, runningFunction, valueOrigin, walk,
 } from '../../src/analysis';
 import { resetProject } from '../../src/project';
@@ -227,9 +227,17 @@ github.listForUser({ username });`;
   const listings = (file: string): boolean[] => parse(code, 'file.js').all(AST_NODE_TYPES.CallExpression)
     .filter((c) => c.parent?.type === AST_NODE_TYPES.ExpressionStatement).map((c) => isOnePageListing(file, c));
 
+  const allPages = (file: string): boolean[] => parse(code, 'file.js').all(AST_NODE_TYPES.CallExpression)
+    .filter((c) => c.parent?.type === AST_NODE_TYPES.ExpressionStatement).map((c) => isAllPagesListing(file, c));
+
   it('knows an endpoint namespace\'s list method, in a package with an Octokit client only', () => {
     assert.deepEqual(listings(path.join(path.dirname(withClient), 'index.js')), [true, true, false, false, false, false]);
     assert.deepEqual(listings(path.join(path.dirname(without), 'index.js')), [false, false, false, false, false, false]);
+  });
+
+  it('knows paginate of a listing method for every page', () => {
+    assert.deepEqual(allPages(path.join(path.dirname(withClient), 'index.js')), [false, false, false, true, false, false]);
+    assert.deepEqual(allPages(path.join(path.dirname(without), 'index.js')), [false, false, false, false, false, false]);
   });
 });
 

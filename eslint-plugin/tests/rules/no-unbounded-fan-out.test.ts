@@ -1916,6 +1916,8 @@ createRecommendedRuleTester().run('no-unbounded-fan-out (recommended, origins)',
     // A page bound on the query.
     { code: OBJECTION_ROWS.replace('.where({ active: false })', '.where({ active: false }).limit(20)'), filename: OBJECTION },
     { code: OCTOKIT_PAGE, filename: OCTOKIT },
+    // Near miss: without an Octokit client declared, \`paginate\` of an unreadable helper's object is a query builder's page.
+    { code: OCTOKIT_PAGE.replace('await GITHUB.repos.listForUser({ username: login })', 'await GITHUB.paginate(GITHUB.repos.listForUser, { username: login })'), filename: NONE },
     { code: TRENDING, filename: NONE },
     { code: TRENDING.replace('?limit=${limit}&', '?limit=6&'), filename: NONE },
     // Near miss: \`source\` is the parent object the server resolved, not the client's input.
@@ -1930,6 +1932,8 @@ createRecommendedRuleTester().run('no-unbounded-fan-out (recommended, origins)',
     { code: OBJECTION_ROWS, filename: OBJECTION, errors: [report(5)] },
     // Near miss: the same listing in a package with no Octokit client is an unreadable helper's data.
     { code: OCTOKIT_PAGE, filename: NONE, errors: [report(5, 10)] },
+    // Every page of the listing.
+    { code: OCTOKIT_PAGE.replace('const { data: repos } = await GITHUB.repos.listForUser({ username: login })', 'const repos = await GITHUB.paginate(GITHUB.repos.listForUser, { username: login })'), filename: OCTOKIT, errors: [report(5, 10)] },
     // Near miss: a request with no page size, and one whose page size the client of the route sent.
     { code: TRENDING.replace('?limit=${limit}&', '?'), filename: NONE, errors: [report(5, 10)] },
     {
