@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import * as path from 'node:path';
-import { listDirectory, nearestPackage } from '../project';
+import { bareName, declaresDependency, listDirectory, nearestPackage } from '../project';
 import type { FunctionNode } from './ast';
 import { contains, findObjectProperty, findVariable, isFunctionNode, returnedValues, sameFileCallArguments, skipTransparent, staticPropertyName, walk } from './ast';
 import { getCallGraph, resolveImportedFunction } from './callGraph';
@@ -13,7 +13,9 @@ import { refMatches, requiredModule, resolveReference } from './imports';
 import { chatCollection, chatRecordRead } from './chatCollections';
 import { knownCallers } from './knownCallers';
 import { isProjectSpecifier, localExport, moduleSourceCode, sourceFileOf } from './localModules';
+import { resolverArgsIndex } from './graphqlResolvers';
 import { membershipBound } from './membershipFilters';
+import { isAllPagesListing, isOnePageListing, requestPageSize } from './pageBounds';
 import { HANDLE_CALLBACK_METHODS, awaitsUnreadableHelper } from './unreadableHelpers';
 import { carriedValue } from './valueCarriers';
 
@@ -46,7 +48,7 @@ const CLIENT_MODULES: ReadonlySet<string> = new Set([
   'axios', 'got', 'undici', 'ky',
   // Typegoose's `getModelForClass(C)` hands back a mongoose model; a matrix-bot-sdk `MatrixClient`
   // asks the homeserver (`getJoinedRooms()`, `getRoomMembers(id)`).
-  '@typegoose/typegoose', 'matrix-bot-sdk',
+  '@typegoose/typegoose', 'matrix-bot-sdk', 'objection',
 ]);
 
 /** HTTP clients: a call of the module is a request; only their factories make a client. */
@@ -107,17 +109,47 @@ function leastOf(a: ValueOrigin, b: ValueOrigin): ValueOrigin {
 }
 
 const cache = new WeakMap<TSESTree.Node, ValueOrigin>();
+/** The nodes being answered, each with its place on the stack of questions. */
+const open = new Map<TSESTree.Node, number>();
+/** Answers that leaned on a question still open, kept only until the outermost question is answered. */
+const provisional = new Map<TSESTree.Node, ValueOrigin>();
+/** The lowest place on the stack whose open question the current one ran into. */
+let reachedOpen = Infinity;
 
-/** Where the value of `node` (a collection being mapped) comes from. */
+/**
+ * Where the value of `node` (a collection being mapped) comes from.
+ *
+ * A value can lead back to itself (`result.repos = await Promise.all(repos.map(…))` after
+ * `const { repos } = result`): the open question answers `unknown` to itself. An answer given
+ * while a question below it on the stack was still open is partial, so it is not kept past the
+ * outermost question: asked on its own later, the same node is answered in full.
+ */
 export function valueOrigin(ctx: OriginContext, node: TSESTree.Node, depth = 0): ValueOrigin {
   const expr = skipTransparent(node);
-  const hit = cache.get(expr);
+  const hit = cache.get(expr) ?? provisional.get(expr);
   if (hit !== undefined) return hit;
+  const place = open.get(expr);
+  if (place !== undefined) {
+    reachedOpen = Math.min(reachedOpen, place);
+    return 'unknown';
+  }
   // Deep enough for a store module's state read through a snapshot, a derivation chain and an import.
   if (depth > 14) return 'unknown';
-  cache.set(expr, 'unknown'); // cycle guard
-  const result = compute(ctx, expr, depth + 1);
-  cache.set(expr, result);
+  const own = open.size;
+  const outer = reachedOpen;
+  reachedOpen = Infinity;
+  open.set(expr, own);
+  let result: ValueOrigin = 'unknown';
+  // The stack is shared by every file linted in this process: a question that throws must not leave it open.
+  try {
+    result = compute(ctx, expr, depth + 1);
+  } finally {
+    open.delete(expr);
+    if (reachedOpen < own) provisional.set(expr, result);
+    else cache.set(expr, result);
+    reachedOpen = Math.min(outer, reachedOpen < own ? reachedOpen : Infinity);
+    if (open.size === 0) provisional.clear();
+  }
   return result;
 }
 
@@ -255,6 +287,7 @@ function parameterOrigin(ctx: OriginContext, fn: FunctionNode, name: TSESTree.No
   if (requestRegistration(ctx, fn)) return 'data';
   if (isQueueConsumer(ctx.sourceCode, fn)) return 'data';
   const index = fn.params.findIndex((p) => contains(p, name));
+  if (index >= 0 && index === resolverArgsIndex(ctx.sourceCode, fn)) return 'data';
   // A callback's item is an item of what it walks (after the accumulator, for `reduce`).
   const walked = index === itemIndex(fn) ? iteratedBy(fn) : null;
   if (walked) return valueOrigin(ctx, walked, depth);
@@ -454,14 +487,18 @@ function isOwnJson(module: string): boolean {
 function callOrigin(ctx: OriginContext, call: TSESTree.CallExpression, depth: number): ValueOrigin {
   const required = requiredModule(ctx.sourceCode, call);
   if (required && required.path.length === 0 && isOwnJson(required.module)) return 'declared';
+  if (isOnePageListing(ctx.filename, call)) return 'capped';
+  if (isAllPagesListing(ctx.filename, call)) return 'data';
   const callee = skipTransparent(call.callee);
-  if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'fetch' && !findVariable(ctx.sourceCode, callee)?.defs.length) return 'data';
+  if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'fetch' && !findVariable(ctx.sourceCode, callee)?.defs.length) {
+    return pageSized(ctx, call, depth) ? 'capped' : 'data';
+  }
   const ref = resolveReference(ctx.sourceCode, promisifiedTarget(ctx.sourceCode, callee) ?? callee);
   if (ref && DATA_FUNCTIONS.some((f) => refMatches(ref, f.module, ...f.path))) {
     if (readsOwnJson(ctx.sourceCode, ref, call) || listsOwnSources(ctx, ref, call)) return 'declared';
-    return capped(call) ? 'capped' : 'data';
+    return capped(call) || pageSized(ctx, call, depth) ? 'capped' : 'data';
   }
-  if (isClientCall(ctx, call)) return queryChainCapped(call) ? 'capped' : 'data';
+  if (isClientCall(ctx, call)) return queryChainCapped(call) || pageSized(ctx, call, depth) ? 'capped' : 'data';
   const chat = chatCollection(ctx.sourceCode, ctx.filename, call);
   if (chat) return capped(call) ? 'capped' : chat;
   const carried = carriedValue(ctx.sourceCode, call);
@@ -566,6 +603,7 @@ function clientRef(ctx: OriginContext, node: TSESTree.Node): ModuleRef | null {
         if (lender) return lender;
       }
     }
+    if (def && objectionModel(ctx, expr, def)) return OBJECTION_MODEL;
     // `class User extends Model {}` with `Model` from an ORM: the class is a client of its table.
     if (def?.type === 'ClassName' && def.node.type === AST_NODE_TYPES.ClassDeclaration && def.node.superClass) {
       return clientRef(ctx, def.node.superClass);
@@ -579,6 +617,27 @@ function clientRef(ctx: OriginContext, node: TSESTree.Node): ModuleRef | null {
     if (annotated && CLIENT_MODULES.has(annotated.module) && !HTTP_MODULES.has(annotated.module)) return annotated;
   }
   return null;
+}
+
+const OBJECTION_MODEL: ModuleRef = { module: 'objection', path: ['Model'] };
+
+/**
+ * `import UserModel from '@/db/models/UserModel'` with `UserModel.query().where(…)` in a package
+ * that depends on objection: `query()` on a model class is that ORM's way in to its table, so the
+ * class is a client whether or not its module is in sight (there it would extend objection's
+ * `Model`). Told by the declared ORM and the import from a module of the project's own, never by
+ * the class's name.
+ */
+function objectionModel(ctx: OriginContext, id: TSESTree.Identifier, def: { type: string; node: TSESTree.Node }): boolean {
+  if (def.type !== 'ImportBinding' || def.node.parent?.type !== AST_NODE_TYPES.ImportDeclaration) return false;
+  const specifier = def.node.parent.source.value;
+  if (bareName(specifier) !== null || !declaresDependency(ctx.filename, 'objection')) return false;
+  const variable = findVariable(ctx.sourceCode, id);
+  return variable?.references.some((r) => {
+    const member = r.identifier.parent;
+    return member?.type === AST_NODE_TYPES.MemberExpression && member.object === r.identifier && staticPropertyName(member) === 'query' &&
+      member.parent?.type === AST_NODE_TYPES.CallExpression && member.parent.callee === member;
+  }) ?? false;
 }
 
 /**
@@ -627,6 +686,16 @@ function isClientCall(ctx: OriginContext, call: TSESTree.CallExpression): boolea
   }
   // `knex('users')`, `sql\`…\``: the client itself called.
   return getConstruction(ctx.sourceCode, callee) !== null && isClient(ctx, callee);
+}
+
+/**
+ * A request that asks for a page of a set size (`fetch(\`…/trending?limit=${limit}\`)` with every
+ * caller passing 6, `axios.get(url, { params: { per_page: 50 } })`): the listing answers with at
+ * most that many items. A page size the client of this program sent (`?limit=${req.query.n}`) bounds nothing.
+ */
+function pageSized(ctx: OriginContext, call: TSESTree.CallExpression, depth: number): boolean {
+  const size = requestPageSize(call);
+  return size === 'fixed' || (size !== null && valueOrigin(ctx, size, depth) !== 'data');
 }
 
 /** Anywhere down the chain, a page bound: `.limit(20)`, `{ take: 10 }`, `.first()`. */

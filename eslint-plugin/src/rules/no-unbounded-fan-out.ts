@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { BoundingRewrite, CollectionContext, FanOut, TextEdit, ValueOrigin } from '../analysis';
 import {
-  boundingLibraries, collectionSize, createCollectionTypes, describeDroppedFanOut, describeFanOut, fanOutRewrite, forEachDropsRejections,
+  boundingLibraries, collectionSize, findVariable, createCollectionTypes, describeDroppedFanOut, describeFanOut, fanOutRewrite, forEachDropsRejections,
   isAwaitedIn, isFunctionNode, isQueuedWork, mapperWork, mergeEdits, pMapCall, promiseCombinator, settlesWithin, skipTransparent,
   sliceRewrite, spansSlicedList, staticPropertyName, teardownOf, valueOrigin,
 } from '../analysis';
@@ -131,6 +131,11 @@ export default createRule<Options, MessageId>({
         if (dropped && reportable(dropped)) return true;
         let outer: TSESTree.Node | undefined = mapCall.parent;
         while (outer && (outer.type === AST_NODE_TYPES.TSAsExpression || outer.type === AST_NODE_TYPES.TSNonNullExpression)) outer = outer.parent;
+        // `const results = users.map(async …); await Promise.allSettled(results)`: the stored map is the outer level.
+        for (const joined of storedFanOuts(sourceCode, mapCall)) {
+          const fanOut = describeFanOut(collections(), joined, maxElements);
+          if (fanOut?.mapCall === mapCall && fanOut.size.kind !== 'chunk' && reportable(fanOut)) return true;
+        }
         if (outer?.type !== AST_NODE_TYPES.CallExpression || outer.arguments[0] !== mapCall || !promiseCombinator(sourceCode, outer)) continue;
         const fanOut = describeFanOut(collections(), mapCall, maxElements);
         if (fanOut && fanOut.size.kind !== 'chunk' && reportable(fanOut)) return true;
@@ -260,3 +265,15 @@ export default createRule<Options, MessageId>({
     };
   },
 });
+
+/** The arguments of the combinators that join the promises `mapCall` stores in a variable (`Promise.all(results)`). */
+function storedFanOuts(sourceCode: Readonly<TSESLint.SourceCode>, mapCall: TSESTree.CallExpression): TSESTree.Node[] {
+  const declarator = mapCall.parent;
+  if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== mapCall || declarator.id.type !== AST_NODE_TYPES.Identifier) return [];
+  const joined: TSESTree.Node[] = [];
+  for (const reference of findVariable(sourceCode, declarator.id)?.references ?? []) {
+    const call = reference.identifier.parent;
+    if (call?.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === reference.identifier && promiseCombinator(sourceCode, call)) joined.push(reference.identifier);
+  }
+  return joined;
+}

@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { TSESTree } from '@typescript-eslint/utils';
 import {
-  awaitsUnreadableHelper, carriedValue, chatCollection, chatRecordRead, isThreadPoolWork, membershipBound, moduleSourceCode, runningFunction, walk,
+  awaitsUnreadableHelper, carriedValue, chatCollection, chatRecordRead, isAllPagesListing, isFunctionNode, isOnePageListing, isThreadPoolWork, membershipBound,
+  moduleSourceCode, requestPageSize, resolverArgsIndex, runningFunction, valueOrigin, walk,
 } from '../../src/analysis';
 import { resetProject } from '../../src/project';
 import { scratch, write } from '../project/helpers';
@@ -188,5 +189,119 @@ describe('unreadable helpers', () => {
       if (node.type === AST_NODE_TYPES.AwaitExpression) awaited.push(awaitsUnreadableHelper(sourceCode, node.argument));
     });
     assert.deepEqual(awaited, [true, true, true, false, false]);
+  });
+});
+
+describe('page sizes a request asks for', () => {
+  const sizes = (code: string): (string | null)[] => parse(code, 'file.js').all(AST_NODE_TYPES.CallExpression)
+    .filter((c) => c.callee.type === AST_NODE_TYPES.Identifier && c.callee.name === 'fetch')
+    .map((c) => { const size = requestPageSize(c); return size === null || size === 'fixed' ? size : size.type; });
+
+  it('reads a page size from the URL or the query options, and nothing else', () => {
+    assert.deepEqual(sizes(`
+fetch('https://api.example.com/movies?limit=6');
+fetch(\`https://api.example.com/users/me/history?extended=full&per_page=\${n}\`);
+fetch(\`https://api.example.com/movies/trending?limit=\${limit}&extended=images\`);
+fetch('/items', { params: { pageSize: 50 } });
+fetch('/items', { searchParams: { limit: size } });
+fetch('https://api.example.com/movies?unlimited=6');
+fetch('https://api.example.com/movies?limit=all');
+fetch(\`https://api.example.com/movies?sort=\${limit}\`);
+fetch('/items', { body: { limit: 5 } });
+fetch(url);`), ['fixed', 'Identifier', 'Identifier', 'fixed', 'Identifier', null, null, null, null, null]);
+  });
+});
+
+describe('one page of an Octokit listing', () => {
+  resetProject();
+  const root = scratch('octokit-pages');
+  const withClient = write(path.join(root, 'with', 'package.json'), '{"name":"a","dependencies":{"@octokit/rest":"18.0.0"}}');
+  const without = write(path.join(root, 'without', 'package.json'), '{"name":"b","dependencies":{"node-fetch":"2.6.1"}}');
+  const code = `
+github.repos.listForUser({ username });
+octokit.rest.issues.listForRepo({ owner, repo });
+github.repos.get({ owner, repo });
+github.paginate(github.repos.listForOrg, { org });
+store.items.listAll();
+github.listForUser({ username });`;
+  const listings = (file: string): boolean[] => parse(code, 'file.js').all(AST_NODE_TYPES.CallExpression)
+    .filter((c) => c.parent?.type === AST_NODE_TYPES.ExpressionStatement).map((c) => isOnePageListing(file, c));
+
+  const allPages = (file: string): boolean[] => parse(code, 'file.js').all(AST_NODE_TYPES.CallExpression)
+    .filter((c) => c.parent?.type === AST_NODE_TYPES.ExpressionStatement).map((c) => isAllPagesListing(file, c));
+
+  it('knows an endpoint namespace\'s list method, in a package with an Octokit client only', () => {
+    assert.deepEqual(listings(path.join(path.dirname(withClient), 'index.js')), [true, true, false, false, false, false]);
+    assert.deepEqual(listings(path.join(path.dirname(without), 'index.js')), [false, false, false, false, false, false]);
+  });
+
+  it('knows paginate of a listing method for every page', () => {
+    assert.deepEqual(allPages(path.join(path.dirname(withClient), 'index.js')), [false, false, false, true, false, false]);
+    assert.deepEqual(allPages(path.join(path.dirname(without), 'index.js')), [false, false, false, false, false, false]);
+  });
+});
+
+describe('GraphQL resolvers\' arguments', () => {
+  const argsAt = (code: string): (number | null)[] => {
+    const parsed = parse(code, 'file.ts');
+    const found: (number | null)[] = [];
+    walk(parsed.ast, parsed.sourceCode.visitorKeys, (node) => {
+      if (isFunctionNode(node) && node.parent?.type === AST_NODE_TYPES.Property) found.push(resolverArgsIndex(parsed.sourceCode, node));
+    });
+    return found;
+  };
+
+  it('finds the arguments of field configurations and of resolver maps handed to a server', () => {
+    assert.deepEqual(argsAt(`import { GraphQLFieldConfig, GraphQLObjectType } from 'graphql';
+import { ApolloServer } from 'apollo-server-express';
+export const a: GraphQLFieldConfig<any, any> = { type: T, resolve(source, args) { return args; } };
+export const B = new GraphQLObjectType({ name: 'B', fields: { b: { type: T, resolve: (s, args) => args } } });
+export const C = new GraphQLObjectType({ name: 'C', fields: () => ({ c: { type: T, resolve: (s, args) => args } }) });
+const resolvers = { Query: { d(parent, args) { return args; } } };
+new ApolloServer({ typeDefs, resolvers });`), [1, 1, null, 1, 1]); // the `fields` thunk is no resolver
+  });
+
+  it('says nothing of look-alikes', () => {
+    assert.deepEqual(argsAt(`import { GraphQLFieldConfig } from './types';
+import { ApolloServer } from 'apollo-server-express';
+export const a: GraphQLFieldConfig<any, any> = { type: T, resolve(source, args) { return args; } };
+export const b = { type: T, resolve(source, args) { return args; } };
+export const C = makeType({ name: 'C', fields: { c: { type: T, resolve: (s, args) => args } } });
+export const resolvers = { Query: { d(parent, args) { return args; } } };
+new ApolloServer({ typeDefs, resolvers: {}, other: resolvers });
+const handlers = { Query: { e(parent, args) { return args; } } };
+register({ resolvers: handlers });`), [null, null, null, null, null]);
+  });
+});
+
+describe('a value that leads back to itself', () => {
+  resetProject();
+  const root = scratch('origin-cycles');
+  write(path.join(root, 'package.json'), '{"name":"app","dependencies":{}}');
+  const file = write(path.join(root, 'settings.js'), [
+    "const { getSettings, getIssue, getRepo } = require('./db');",
+    'module.exports = async (userId) => {',
+    '  const result = await getSettings({ userId });',
+    '  const { issues, repos } = result || {};',
+    '  const issueList = await Promise.all(issues.map((id) => getIssue(id)));',
+    '  const repoList = await Promise.all(repos.map((id) => getRepo(id)));',
+    '  result.issues = issueList;',
+    '  result.repos = repoList;',
+    '  return result;',
+    '};',
+    '',
+  ].join('\n'));
+
+  it('answers each collection in full, whichever is asked first', () => {
+    const sourceCode = moduleSourceCode(file);
+    assert.ok(sourceCode);
+    const mapped: string[] = [];
+    walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+      if (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.MemberExpression &&
+        node.callee.property.type === AST_NODE_TYPES.Identifier && node.callee.property.name === 'map') {
+        mapped.push(valueOrigin({ sourceCode, filename: file }, node.callee.object));
+      }
+    });
+    assert.deepEqual(mapped, ['data', 'data']);
   });
 });

@@ -1,7 +1,8 @@
 import type { MessageId, Options } from '../../src/rules/no-unbounded-fan-out';
 import rule from '../../src/rules/no-unbounded-fan-out';
 import type { InvalidTestCase, ValidTestCase } from '@typescript-eslint/rule-tester';
-import { createRuleTester, createTypedRuleTester, fixture } from '../ruleTester';
+import { createRecommendedRuleTester, createRuleTester, createTypedRuleTester, fixture } from '../ruleTester';
+import { report } from './fanOutErrors';
 
 // Suggestions depend on the nearest package.json: each folder declares a different bounding package.
 const WITH_P_MAP = fixture('fan-out/with-p-map/batch.ts');
@@ -1824,5 +1825,125 @@ export async function run() {
     },
     // Every untyped finding without a package.json rewrite is found with types too.
     ...invalid.filter((test) => test.filename === NONE).map((test) => ({ ...test, filename: TYPED })),
+  ],
+});
+
+// Under `recommended`, only collections whose size comes from data are reported: evidence of
+// where a collection comes from, and of the page bound a request carries, decides. Each shape
+// with its near miss on the other side.
+const OBJECTION = fixture('fan-out-packages/objection/routes.ts');
+const OCTOKIT = fixture('fan-out-packages/octokit/github.js');
+
+// `const { repos } = result` and later `result.repos = …` of the mapped repos: the value leads back to itself.
+const SETTINGS = `const { getSettings, getIssue, getRepo } = require('./db');
+module.exports = async (userId) => {
+  const result = await getSettings({ userId });
+  const { issues, repos } = result || {};
+  const issueList = await Promise.all(issues.map((id) => getIssue(id)));
+  const repoList = await Promise.all(repos.map((id) => getRepo(id)));
+  result.issues = issueList;
+  result.repos = repoList;
+  return result;
+};`;
+
+// An objection model from a module of the project's own, out of sight.
+const OBJECTION_ROWS = `import UserModel from '@/db/models/UserModel';
+import { notify } from './mail';
+export async function purge() {
+  const users = await UserModel.query().where({ active: false });
+  await Promise.all(users.map((user) => notify(user.email)));
+}`;
+
+// One listing call of Octokit's: a single page.
+const OCTOKIT_PAGE = `const { authenticate } = require('./auth');
+module.exports = async function languages(login) {
+  const { GITHUB } = await authenticate();
+  const { data: repos } = await GITHUB.repos.listForUser({ username: login });
+  return Promise.all(repos.map(({ name }) => GITHUB.repos.listLanguages({ owner: login, repo: name })));
+};`;
+
+// A request that asks for a page of a size every caller sets.
+const TRENDING = `import { enrich } from './images';
+async function trending(limit) {
+  const res = await fetch(\`https://api.example.com/movies/trending?limit=\${limit}&extended=images\`);
+  const items = await res.json();
+  return Promise.all(items.map((item) => enrich(item)));
+}
+export const home = () => trending(6);`;
+
+// A graphql-js field configuration: `resolve` gets the query's arguments second.
+const FIELD_CONFIG = `import { GraphQLFieldConfig, GraphQLList, GraphQLString } from 'graphql';
+import { createUser } from './users';
+export const createUsers: GraphQLFieldConfig<any, any, any> = {
+  type: new GraphQLList(GraphQLString),
+  async resolve(source, args) {
+    return Promise.all(args.users.map((input) => createUser(input)));
+  },
+};`;
+
+// The same through the `fields` of an object type, and through a resolver map handed to Apollo Server.
+const OBJECT_TYPE = `import { GraphQLObjectType } from 'graphql';
+import { createUser } from './users';
+export const Mutation = new GraphQLObjectType({
+  name: 'Mutation',
+  fields: () => ({
+    createUsers: { type: UserList, resolve: async (_, { users }) => Promise.all(users.map((u) => createUser(u))) },
+  }),
+});`;
+const RESOLVER_MAP = `import { ApolloServer } from '@apollo/server';
+import { createUser } from './users';
+const resolvers = {
+  Mutation: {
+    async createUsers(parent, { users }) {
+      return Promise.all(users.map((u) => createUser(u)));
+    },
+  },
+};
+export const server = new ApolloServer({ typeDefs, resolvers });`;
+
+// The promises stored and joined later: the outer fan-out is the one to bound, not the one per user.
+const STORED_OUTER = FIELD_CONFIG.replace(
+  '    return Promise.all(args.users.map((input) => createUser(input)));',
+  `    const results = args.users.map(async (input) => {
+      await Promise.all(input.roles.map((role) => createUser(role)));
+    });
+    await Promise.allSettled(results);`);
+
+createRecommendedRuleTester().run('no-unbounded-fan-out (recommended, origins)', rule, {
+  valid: [
+    // Near miss: without objection declared, `query()` on an imported class says nothing.
+    { code: OBJECTION_ROWS, filename: NONE },
+    // A page bound on the query.
+    { code: OBJECTION_ROWS.replace('.where({ active: false })', '.where({ active: false }).limit(20)'), filename: OBJECTION },
+    { code: OCTOKIT_PAGE, filename: OCTOKIT },
+    // Near miss: without an Octokit client declared, \`paginate\` of an unreadable helper's object is a query builder's page.
+    { code: OCTOKIT_PAGE.replace('await GITHUB.repos.listForUser({ username: login })', 'await GITHUB.paginate(GITHUB.repos.listForUser, { username: login })'), filename: NONE },
+    { code: TRENDING, filename: NONE },
+    { code: TRENDING.replace('?limit=${limit}&', '?limit=6&'), filename: NONE },
+    // Near miss: \`source\` is the parent object the server resolved, not the client's input.
+    { code: FIELD_CONFIG.replace('args.users', 'source.users'), filename: NONE },
+    // Near miss: an object that is no field configuration of graphql's.
+    { code: FIELD_CONFIG.replace(': GraphQLFieldConfig<any, any, any>', ''), filename: NONE },
+    // Near miss: a map nothing hands to a server.
+    { code: RESOLVER_MAP.replace('export const server = new ApolloServer({ typeDefs, resolvers });', 'export { resolvers };'), filename: NONE },
+  ],
+  invalid: [
+    { code: SETTINGS, filename: NONE, errors: [report(5, 27), report(6, 26)] },
+    { code: OBJECTION_ROWS, filename: OBJECTION, errors: [report(5)] },
+    // Near miss: the same listing in a package with no Octokit client is an unreadable helper's data.
+    { code: OCTOKIT_PAGE, filename: NONE, errors: [report(5, 10)] },
+    // Every page of the listing.
+    { code: OCTOKIT_PAGE.replace('const { data: repos } = await GITHUB.repos.listForUser({ username: login })', 'const repos = await GITHUB.paginate(GITHUB.repos.listForUser, { username: login })'), filename: OCTOKIT, errors: [report(5, 10)] },
+    // Near miss: a request with no page size, and one whose page size the client of the route sent.
+    { code: TRENDING.replace('?limit=${limit}&', '?'), filename: NONE, errors: [report(5, 10)] },
+    {
+      code: TRENDING.replace('export const home = () => trending(6);', "import express from 'express';\nconst app = express();\napp.get('/t', async (req, res) => res.json(await trending(req.query.n)));"),
+      filename: NONE,
+      errors: [report(5, 10)],
+    },
+    { code: FIELD_CONFIG, filename: NONE, errors: [report(6, 12)] },
+    { code: OBJECT_TYPE, filename: NONE, errors: [report(6, 69)] },
+    { code: RESOLVER_MAP, filename: NONE, errors: [report(6, 14)] },
+    { code: STORED_OUTER, filename: NONE, errors: [report(9, 11)] },
   ],
 });
