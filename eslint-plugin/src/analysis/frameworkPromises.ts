@@ -34,6 +34,10 @@ const POLICIES: Readonly<Partial<Record<Framework | 'node-cron', PolicyRow>>> = 
   // Listeners are plain EventEmitter listeners: the return value goes nowhere.
   'socket.io': { package: 'socket.io', majors: [{ from: 1, policy: 'ignores' }] },
   ws: { package: 'ws', majors: [{ from: 1, policy: 'ignores' }] },
+  // Handlers are middleware: the bot awaits each one's promise, and a rejection goes to the
+  // handler given to `bot.catch` (or stops the bot when there is none).
+  telegraf: { package: 'telegraf', majors: [{ from: 3, policy: 'handles' }] },
+  grammy: { package: 'grammy', majors: [{ from: 1, policy: 'handles' }] },
   // node-cron 1 ran the task inside a synchronous try/catch only; 2 logs and emits `failed`,
   // 3 emits `task-failed`, 4 calls the task's `onError` (logging by default).
   'node-cron': { package: 'node-cron', majors: [{ from: 1, policy: 'ignores' }, { from: 2, policy: 'handles' }] },

@@ -79,6 +79,8 @@ const UPDATE_HANDLER_METHODS: ReadonlySet<string> = new Set([
   'on', 'use', 'command', 'hears', 'action', 'start', 'help', 'settings', 'inlineQuery', 'callbackQuery', 'chatType', 'filter', 'drop', 'reaction',
 ]);
 const BOT_LISTENER: MethodRule = { role: 'message listener', args: 1 };
+/** Composer methods that return a composer whose handlers run on the same updates (a filtered or branched one). */
+const COMPOSER_METHODS: ReadonlySet<string> = new Set([...UPDATE_HANDLER_METHODS, 'chatType', 'filter', 'drop', 'wait', 'step', 'errorBoundary', 'fork', 'branch']);
 
 /** A registration method of a receiver: `app.get(path, ...handlers)`, `fastify.addHook(name, fn)`. */
 function methodRule(receiver: Receiver, method: string, firstArg: string | null): MethodRule | null {
@@ -156,6 +158,11 @@ const FACTORIES: readonly { module: string; path: readonly string[]; receiver: R
   { module: 'telegraf', path: [], receiver: 'telegraf-bot' },
   { module: 'grammy', path: ['Bot'], receiver: 'grammy-bot' },
   { module: 'node-telegram-bot-api', path: [], receiver: 'telegram-bot' },
+  // Composers and scenes register handlers the bot runs as middleware, like the bot's own.
+  { module: 'telegraf', path: ['Composer'], receiver: 'telegraf-bot' },
+  { module: 'telegraf', path: ['Scenes', 'BaseScene'], receiver: 'telegraf-bot' },
+  { module: 'grammy', path: ['Composer'], receiver: 'grammy-bot' },
+  { module: 'grammy-scenes', path: ['Scene'], receiver: 'grammy-bot' },
 ];
 
 /** Declared types that name a receiver: `(app: Express)`, `(fastify: FastifyInstance)`, `(socket: Socket)`. */
@@ -399,6 +406,8 @@ function receiverOf(sourceCode: Services, node: TSESTree.Node, depth: number): R
     // `router.route('/x').get(…)`, `io.of('/chat')`, and registrations that return their receiver.
     if (inner === 'express-app' && method === 'route') return 'express-route';
     if (inner === 'io-server' && method === 'of') return 'io-server';
+    // `bot.chatType('private')`, `scene.wait('step')`: a telegraf or grammY composer hands back another.
+    if ((inner === 'telegraf-bot' || inner === 'grammy-bot') && COMPOSER_METHODS.has(method)) return inner;
     if (HTTP_VERBS.has(method) || method === 'use') return inner === 'http-server' ? null : inner;
     return null;
   }
