@@ -2,7 +2,9 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
 import { enclosingFunction, findVariable, skipTransparent } from './ast';
+import { isGatedRun } from './accessGates';
 import type { Acquisition } from './locks';
+import { isStartupPhase } from './phase';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -28,4 +30,17 @@ function isLocalTo(variable: TSESLint.Scope.Variable | null, fn: FunctionNode): 
   if (!variable || variable.defs.length === 0) return false;
   if (!variable.defs.every((def) => def.type === 'Variable' && enclosingFunction(def.name) === fn)) return false;
   return variable.references.every((ref) => !ref.isWrite() || enclosingFunction(ref.identifier as TSESTree.Node) === fn);
+}
+
+/**
+ * Is a leak of this connection of its own rare by where it happens: at startup (once per start of
+ * the process), or where only clients the process already let in reach it, or only a setup
+ * server's (`isGatedRun`)? Each leak costs the database server one connection, so how often a
+ * leak can happen is the whole cost: there it is one per start or per trusted retry, not one per
+ * failing request. Recommended leaves those to strict.
+ */
+export function leaksOnlyRarely(sourceCode: Services, acquisition: Acquisition): boolean {
+  const fn = acquisition.function;
+  if (acquisition.kind !== 'connection' || !fn) return false;
+  return isStartupPhase(sourceCode, fn, acquisition.acquireCall) || isGatedRun(sourceCode, fn, acquisition.acquireCall);
 }

@@ -2,7 +2,8 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { Acquisition, AcquisitionKind, ReleaseProblem, ReleaseSite, RequestHold } from '../analysis';
 import {
-  borrowsAtEveryCall, chainedLeak, checkReleasePaths, findManualAcquisitions, handsBackPromise, processRole, requestHold, runsAgainAfterFailure, waitsUntilGranted,
+  borrowsAtEveryCall, chainedLeak, checkReleasePaths, findManualAcquisitions, handsBackPromise, leaksOnlyRarely, processRole, requestHold, runsAgainAfterFailure,
+  waitsUntilGranted,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -268,6 +269,8 @@ export default createRule<Options, MessageId>({
             waitsWithoutFailing: (node) => waits.has(node as TSESTree.Expression),
           });
           if (!problem || !leakOutlivesFailure(acquisition, problem)) continue;
+          // A connection of its own leaked at startup, or behind an access check, leaks once per start or per trusted retry.
+          if (!strict && leaksOnlyRarely(sourceCode, acquisition)) continue;
           // A gap of synchronous calls into code out of sight (a timer, a listener) is `strict`'s.
           if (problem.kind === 'throwBeforeTry' && problem.unseenOnly && !strict) continue;
           // `getConnection(conn)` whose every caller hands in `conn`: the helper takes nothing here.

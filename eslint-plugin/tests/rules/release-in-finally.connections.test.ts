@@ -283,3 +283,96 @@ export async function ping(url) {
     ],
   });
 }
+
+// Where a leak can happen only rarely: at startup (`main()` run once as the module starts, before
+// it listens), or behind an access check (a `403` for who the client is). Each leak costs the
+// database server one connection, once per start or per trusted retry: `recommended` leaves it to
+// `strict`. The same code on a public route stays reported (the invalid cases above).
+const AT_STARTUP = `import mysql from 'mysql2/promise';
+import express from 'express';
+async function main(config) {
+  const conn = await mysql.createConnection(config);
+  await conn.execute('CREATE DATABASE IF NOT EXISTS app');
+  conn.end();
+  express().listen(3000);
+}
+main({});`;
+
+const BEHIND_GATE = `import mysql from 'mysql2/promise';
+import express from 'express';
+const app = express();
+app.post('/admin/test-database', async (req, res) => {
+  if (!isAdmin(res.locals.userId)) {
+    res.status(403).send({ reason: 'forbidden' });
+    return;
+  }
+  const conn = await mysql.createConnection(req.body);
+  await conn.execute('SELECT 1');
+  conn.end();
+  res.send({ ok: true });
+});
+declare function isAdmin(id: string): boolean;`;
+
+// The near miss: the same test of a connection on a route anyone can call.
+const PUBLIC_ROUTE = BEHIND_GATE.replace(`  if (!isAdmin(res.locals.userId)) {
+    res.status(403).send({ reason: 'forbidden' });
+    return;
+  }
+`, '');
+
+createRecommendedRuleTester().run<MessageId, Options>('release-in-finally (connections, recommended: rare leaks)', rule as never, {
+  valid: [AT_STARTUP, BEHIND_GATE],
+  invalid: [
+    {
+      code: PUBLIC_ROUTE,
+      errors: [{
+        messageId: 'connectionNotClosed',
+        data: { What: '`conn`', acquire: 'mysql.createConnection()', path: 'is not closed if line 6 throws', cost: SERVING },
+        line: 5,
+        column: 22,
+        suggestions: [{
+          messageId: 'wrapInTryFinally',
+          output: PUBLIC_ROUTE.replace(`  await conn.execute('SELECT 1');
+  conn.end();`, `  try {
+    await conn.execute('SELECT 1');
+  } finally {
+    conn.end();
+  }`),
+        }],
+      }],
+    },
+  ],
+});
+
+createRuleTester().run<MessageId, Options>('release-in-finally (connections, strict: rare leaks)', rule as never, {
+  valid: [],
+  invalid: [
+    {
+      code: AT_STARTUP,
+      errors: [{
+        messageId: 'connectionNotClosed',
+        data: { What: '`conn`', acquire: 'mysql.createConnection()', path: 'is not closed if line 5 throws', cost: 'it stays open on the database server for as long as the process runs' },
+        line: 4,
+        column: 22,
+        suggestions: [{
+          messageId: 'wrapInTryFinally',
+          output: AT_STARTUP.replace(`  await conn.execute('CREATE DATABASE IF NOT EXISTS app');
+  conn.end();`, `  try {
+    await conn.execute('CREATE DATABASE IF NOT EXISTS app');
+  } finally {
+    conn.end();
+  }`),
+        }],
+      }],
+    },
+    {
+      code: BEHIND_GATE,
+      errors: [{ messageId: 'connectionNotClosed', line: 9, column: 22, suggestions: [{ messageId: 'wrapInTryFinally', output: BEHIND_GATE.replace(`  await conn.execute('SELECT 1');
+  conn.end();`, `  try {
+    await conn.execute('SELECT 1');
+  } finally {
+    conn.end();
+  }`) }] }],
+    },
+  ],
+});
