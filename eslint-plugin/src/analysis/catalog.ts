@@ -19,6 +19,11 @@ export type ConstructionKind =
   | 'dbPool'
   /** generic-pool `createPool`: `acquire()` lends a resource, `release(res)` returns it. */
   | 'genericPool'
+  /**
+   * pg `Client`, mongodb `MongoClient`: a client of its own, not lent by a pool. `connect()` opens
+   * its connection to the server and only `end()` / `close()` closes it.
+   */
+  | 'dbConnection'
   /** redlock: `acquire(keys, ttl)` returns a lock with `release()`. */
   | 'redlock';
 
@@ -42,6 +47,8 @@ export const CONSTRUCTORS: readonly CatalogEntry[] = [
   { module: 'bottleneck', export: 'default', kind: 'bottleneck' },
   { module: 'async-lock', export: 'default', kind: 'keyedLock' },
   { module: 'pg', export: 'Pool', kind: 'dbPool' },
+  { module: 'pg', export: 'Client', kind: 'dbConnection' },
+  { module: 'mongodb', export: 'MongoClient', kind: 'dbConnection' },
   { module: 'mysql2/promise', export: 'createPool', kind: 'dbPool' },
   { module: 'mysql2', export: 'createPool', kind: 'dbPool' },
   { module: 'generic-pool', export: 'createPool', kind: 'genericPool' },
@@ -88,3 +95,20 @@ export const RELEASING_FUNCTIONS: readonly { module: string; export: string; arg
   { module: '@evershop/postgres-query-builder', export: 'commit', argument: 0 },
   { module: '@evershop/postgres-query-builder', export: 'rollback', argument: 0 },
 ];
+
+/**
+ * Library functions that open a connection of its own and resolve to it, closed only by one of
+ * `close` on the result: mysql2's promise API and mariadb `createConnection(config)`, mongodb's
+ * static `MongoClient.connect(url)`. Not a pool's loan: nothing gives it back but that call.
+ */
+export const CONNECTION_OPENERS: readonly { module: string; path: readonly string[]; close: readonly string[] }[] = [
+  { module: 'mysql2/promise', path: ['createConnection'], close: ['end', 'destroy'] },
+  { module: 'mariadb', path: ['createConnection'], close: ['end', 'destroy'] },
+  { module: 'mongodb', path: ['MongoClient', 'connect'], close: ['close'] },
+];
+
+/** What closes a catalogued client's own connection, per module: pg `client.end()`, mongodb `client.close()`. */
+export const CONNECTION_CLOSERS: Readonly<Record<string, readonly string[]>> = {
+  pg: ['end'],
+  mongodb: ['close'],
+};

@@ -40,6 +40,7 @@ export * from './knownCallers';
 export * from './onceOnly';
 export * from './outgoingMail';
 export * from './ownCallers';
+export * from './ownConnections';
 export * from './knownValues';
 export * from './libraryReleases';
 export * from './loadedListeners';

@@ -45,11 +45,13 @@ import type { ResourceShape } from '../util/settings';
 import type { FunctionNode } from './ast';
 import { calleeName, contains, enclosingFunction, findVariable, isFunctionNode, nodeAtIndex, nodesAtMatches, skipTransparent, staticPropertyName } from './ast';
 import type { ConstructionKind } from './catalog';
+import { CONNECTION_CLOSERS, CONNECTION_OPENERS } from './catalog';
 import { getConstruction, thisClass } from './construction';
 import { refMatches, resolveReference } from './imports';
 import { askChecker, typeAt } from './typeQueries';
 import { callsAcquireWrapper, callsReleaseHelper } from './acquireWrappers';
 import { releasedByLibrary } from './libraryReleases';
+import { opensOwnConnection } from './ownConnections';
 
 type Services = Readonly<TSESLint.SourceCode>;
 
@@ -68,7 +70,14 @@ export type AcquisitionKind =
   /** A distributed lock: redlock. */
   | 'distributedLock'
   /** An open transaction on a pooled connection, ended by `commit()` or `rollback()`: knex, sequelize. */
-  | 'transaction';
+  | 'transaction'
+  /**
+   * A connection the function opens for itself and closes by hand, not lent by a pool: pg
+   * `new Client()` + `connect()` → `end()`, mysql2 `createConnection()` → `end()`, mongodb
+   * `MongoClient.connect()` → `close()`. Only one created in the acquiring function and closed
+   * there too counts (`ownConnections.ts`): a client connected once at startup is kept on purpose.
+   */
+  | 'connection';
 
 /** How the acquisition was recognised. */
 export type RecognizedBy = 'library' | 'type' | 'setting' | 'pairing' | 'usage';
@@ -170,7 +179,7 @@ interface Shape {
   synchronous?: boolean;
 }
 
-const ACQUIRE_NAMES = ['acquire', 'acquireAsync', 'connect', 'getConnection', 'lock', 'lockSync', 'transaction'];
+const ACQUIRE_NAMES = ['acquire', 'acquireAsync', 'connect', 'createConnection', 'getConnection', 'lock', 'lockSync', 'transaction'];
 /** Method names that give a resource back, for spotting one passed around uncalled. */
 const RELEASE_NAMES: ReadonlySet<string> = new Set(['release', 'destroy', 'unlock', 'end', 'close']);
 const PAIRINGS: Readonly<Record<string, readonly string[]>> = {
@@ -198,6 +207,10 @@ function shapeFor(kind: ConstructionKind, module: string, method: string, by: Re
   }
   if (kind === 'dbPool' && module.startsWith('mysql2') && method === 'getConnection') {
     return { ...base, kind: 'dbClient', resultRole: 'resource', resultRelease: ['release'], ownerTakesResult: ['releaseConnection'] };
+  }
+  const closers = CONNECTION_CLOSERS[module];
+  if (kind === 'dbConnection' && method === 'connect' && closers) {
+    return { ...base, kind: 'connection', resultRole: null, ownerRelease: closers };
   }
   if (kind === 'genericPool' && method === 'acquire') {
     return { ...base, kind: 'pooledResource', resultRole: 'resource', ownerTakesResult: ['release', 'destroy'] };
@@ -390,6 +403,14 @@ function recognize(
       };
       return build(sourceCode, call, null, shape, fn, scope);
     }
+    const opener = CONNECTION_OPENERS.find((entry) => refMatches(ref, entry.module, ...entry.path));
+    if (opener) {
+      const shape: Shape = {
+        kind: 'connection', library: opener.module, recognizedBy: 'library', resultRole: 'resource',
+        ownerRelease: [], resultRelease: opener.close, ownerTakesResult: [],
+      };
+      return ownConnection(sourceCode, build(sourceCode, call, null, shape, fn, scope));
+    }
   }
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return null;
   const method = staticPropertyName(callee);
@@ -405,7 +426,21 @@ function recognize(
   if (!shape && services) shape = typedShape(services, owner, method);
   if (!shape) shape = settingShape(resources, construction?.ref.module ?? null, method);
   if (!shape && !construction?.kind) shape = evidenceShape(evidence, call) ?? pairingShape(sourceCode, owner, method, scope);
-  return shape ? build(sourceCode, call, owner, shape, fn, scope) : null;
+  if (!shape) return null;
+  const built = build(sourceCode, call, owner, shape, fn, scope);
+  return shape.kind === 'connection' ? ownConnection(sourceCode, built) : built;
+}
+
+/**
+ * A connection is this function's to close only when it opens it for itself (see `opensOwnConnection`);
+ * the client's own handle then says when it is handed on: `return client`, `this.db = client`.
+ */
+function ownConnection(sourceCode: Services, acquisition: Acquisition | null): Acquisition | null {
+  if (!acquisition || !opensOwnConnection(sourceCode, acquisition)) return null;
+  const owner = acquisition.owner ? skipTransparent(acquisition.owner) : null;
+  const variable = owner?.type === AST_NODE_TYPES.Identifier ? findVariable(sourceCode, owner) : null;
+  if (acquisition.escape || !variable) return acquisition;
+  return { ...acquisition, escape: findEscape(variable, acquisition.releaseCalls, acquisition.acquireCall, acquisition.scope) };
 }
 
 /**

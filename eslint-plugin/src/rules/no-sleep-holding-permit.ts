@@ -247,7 +247,8 @@ export default createRule<Options, MessageId>({
           resources: settings.resources,
           services: services.program ? services : null,
         });
-        for (const acquisition of acquisitions) checkManual(acquisition);
+        // A connection opened for this call alone keeps nobody else waiting while it sleeps.
+        for (const acquisition of acquisitions) if (acquisition.kind !== 'connection') checkManual(acquisition);
         reportAll();
       },
     };

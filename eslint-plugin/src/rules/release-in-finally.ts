@@ -2,7 +2,8 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { Acquisition, AcquisitionKind, ReleaseProblem, ReleaseSite, RequestHold } from '../analysis';
 import {
-  borrowsAtEveryCall, chainedLeak, checkReleasePaths, findManualAcquisitions, handsBackPromise, processRole, requestHold, runsAgainAfterFailure, waitsUntilGranted,
+  borrowsAtEveryCall, chainedLeak, checkReleasePaths, findManualAcquisitions, handsBackPromise, leaksOnlyRarely, processRole, requestHold, runsAgainAfterFailure,
+  waitsUntilGranted,
 } from '../analysis';
 import { createRule } from '../util/createRule';
 import { getOptionalParserServices } from '../util/parserServices';
@@ -13,6 +14,7 @@ import { leakCost } from '../util/leakCosts';
 import { exitKeyword, planMoveIntoTry, planRunExclusive, planWrapInTryFinally, synthesizedRelease } from '../util/releaseFixes';
 import type { ResourceShape } from '../util/settings';
 import { getSharedSettings, isStrict } from '../util/settings';
+import { unendedPath } from '../util/unendedPaths';
 
 export type Options = [{ resources?: ResourceShape[] }];
 
@@ -28,6 +30,7 @@ export type MessageId =
   | 'throwBeforeHandOver'
   | 'leftToLaterMiddleware'
   | 'transactionNotEnded'
+  | 'connectionNotClosed'
   | 'wrapInTryFinally'
   | 'useRunExclusive'
   | 'moveIntoTry'
@@ -41,6 +44,7 @@ const NOUN: Readonly<Record<AcquisitionKind, string>> = {
   fileLock: 'the file lock',
   distributedLock: 'the lock',
   transaction: 'the transaction',
+  connection: 'the connection',
 };
 
 /** Leaks that happen only when something throws. */
@@ -51,7 +55,7 @@ export default createRule<Options, MessageId>({
   meta: {
     type: 'problem',
     docs: {
-      description: 'Require locks, permits and pool clients acquired by hand to be released on every path',
+      description: 'Require locks, permits, pool clients and connections acquired by hand to be released on every path',
       recommended: true,
       requiresTypeChecking: false,
     },
@@ -76,6 +80,7 @@ export default createRule<Options, MessageId>({
       // A `finally` cannot choose between commit and rollback, so the advice differs.
       transactionNotEnded:
         '{{What}} from `{{acquire}}` {{path}}: {{cost}}. End it on every path: commit at the end of the `try` and roll back in a `catch` that rethrows.',
+      connectionNotClosed: '{{What}} from `{{acquire}}` {{path}}: {{cost}}. Close it in `finally`.',
       leftToLaterMiddleware:
         '{{What}} from `{{acquire}}` is stored on `{{target}}` for a later middleware to release, which Express runs only if every handler before it calls `next()`: a route that answers, or an error past the error handler, keeps it: {{cost}}. Release it when the response ends (`{{response}}.on(\'close\', …)`).',
       wrapInTryFinally: 'Wrap the code that holds it in `try` and release it in `finally`.',
@@ -158,7 +163,9 @@ export default createRule<Options, MessageId>({
         // A `finally` cannot tell a commit from a rollback: that rewrite is the author's to write.
         if (inCallback || acquisition.kind === 'transaction') return;
         const plan = planWrapInTryFinally(sourceCode, acquisition, problem.kind === 'neverReleased' ? synthesizedRelease(acquisition) : null);
-        if (plan?.safe && problem.kind === 'notInFinally') fix = plan.fix;
+        // Closing a connection that failed can reject (mysql2's `end()` on a dead one) and replace
+        // the first error: that change on the failure path is offered, not applied.
+        if (plan?.safe && problem.kind === 'notInFinally' && acquisition.kind !== 'connection') fix = plan.fix;
         else if (plan) suggest.push({ messageId: 'wrapInTryFinally', fix: plan.fix });
         const exclusive = planRunExclusive(sourceCode, acquisition);
         if (exclusive && acquisition.owner) {
@@ -213,8 +220,9 @@ export default createRule<Options, MessageId>({
           break;
         }
       }
-      const path = acquisition.kind === 'transaction' ? transactionPath(problem, data['line'] ?? '') : null;
-      const reported: MessageId = path === null ? messageId : 'transactionNotEnded';
+      const ended = acquisition.kind === 'transaction' || acquisition.kind === 'connection' ? acquisition.kind : null;
+      const path = ended ? unendedPath(ended, problem, data['line'] ?? '') : null;
+      const reported: MessageId = path === null ? messageId : ended === 'connection' ? 'connectionNotClosed' : 'transactionNotEnded';
       if (path !== null) data['path'] = path;
       recordEvidence(context, acquisition.acquireCall, reported, evidence);
       context.report({ node: acquisition.acquireCall, messageId: reported, data, fix, suggest });
@@ -261,6 +269,8 @@ export default createRule<Options, MessageId>({
             waitsWithoutFailing: (node) => waits.has(node as TSESTree.Expression),
           });
           if (!problem || !leakOutlivesFailure(acquisition, problem)) continue;
+          // A connection of its own leaked at startup, or behind an access check, leaks once per start or per trusted retry.
+          if (!strict && leaksOnlyRarely(sourceCode, acquisition)) continue;
           // A gap of synchronous calls into code out of sight (a timer, a listener) is `strict`'s.
           if (problem.kind === 'throwBeforeTry' && problem.unseenOnly && !strict) continue;
           // `getConnection(conn)` whose every caller hands in `conn`: the helper takes nothing here.
@@ -270,21 +280,3 @@ export default createRule<Options, MessageId>({
     };
   },
 });
-
-/** How a transaction is left open, for the problems whose advice would be a `finally`; null for the others. */
-function transactionPath(problem: ReleaseProblem, line: string): string | null {
-  switch (problem.kind) {
-    case 'notInFinally':
-      return `is neither committed nor rolled back if line ${line} throws`;
-    case 'earlyExit':
-      return `is neither committed nor rolled back on the \`${exitKeyword(problem.exit)}\` at line ${line}`;
-    case 'neverReleased':
-      return 'is never committed or rolled back in this function';
-    case 'releasedOnlyInCatch':
-      return `is ended only in the \`catch\` at line ${line}, so a run that succeeds leaves it open`;
-    case 'unreleasedPath':
-      return `is not ended on every path through line ${line}`;
-    default:
-      return null;
-  }
-}

@@ -17,6 +17,7 @@ const SERVING: Readonly<Record<AcquisitionKind, string>> = {
   fileLock: 'the lock file stays and other processes wait until it goes stale',
   distributedLock: 'the key stays locked for every instance until its TTL runs out',
   transaction: 'the transaction stays open on its pooled connection, holding its row locks, and the pool runs dry under load',
+  connection: 'it stays open on the database server, and each leak leaves one more open until the server refuses new connections',
 };
 
 const STARTUP: Readonly<Record<AcquisitionKind, string>> = {
@@ -25,6 +26,7 @@ const STARTUP: Readonly<Record<AcquisitionKind, string>> = {
   dbClient: 'the connection never goes back to the pool, and each leak at startup leaves one connection fewer for the requests the process serves, for as long as it runs',
   pooledResource: 'the resource never goes back to the pool, and each leak at startup leaves one fewer for the requests the process serves, for as long as it runs',
   transaction: 'the transaction stays open on its pooled connection, holding its row locks, and each leak at startup leaves one connection fewer for the requests the process serves',
+  connection: 'it stays open on the database server for as long as the process runs',
 };
 
 const ONE_SHOT_KEY = 'the key stays locked for every process that takes it, the next run of this script included, until its TTL runs out';
@@ -37,6 +39,7 @@ const ONE_SHOT_GOES_ON: Readonly<Record<AcquisitionKind, string>> = {
   pooledResource: 'the resource never goes back to the pool, and each leak takes one more until the pool runs dry and the rest of the script waits for one',
   distributedLock: ONE_SHOT_KEY,
   transaction: 'the transaction stays open, holding its row locks and a connection, and each leak takes one more until the rest of the script waits for a connection or a lock',
+  connection: 'it stays open on the database server, each leak leaves one more, and open connections keep the script from exiting',
 };
 
 const ONE_SHOT_ENDS: Readonly<Record<AcquisitionKind, string>> = {
@@ -47,6 +50,7 @@ const ONE_SHOT_ENDS: Readonly<Record<AcquisitionKind, string>> = {
   pooledResource: 'the resource stays checked out for the rest of the run, and work of this script still in flight gets one fewer',
   distributedLock: ONE_SHOT_KEY,
   transaction: 'the transaction stays open for the rest of the run, holding its row locks, and the open connection can keep the script from exiting',
+  connection: 'it stays open for the rest of the run and can keep the script from exiting',
 };
 
 const COSTS: Readonly<Record<LeakContext, Readonly<Record<AcquisitionKind, string>>>> = {

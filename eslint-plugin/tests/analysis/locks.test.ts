@@ -227,6 +227,68 @@ async function f() { await client.connect(); await client.query('x'); }`);
   });
 });
 
+describe('findManualAcquisitions: connections a function opens for itself', () => {
+  it('pg Client made and ended in the function: connect() → client.end()', () => {
+    const code = `import { Client } from 'pg';
+async function f() {
+  const client = new Client();
+  await client.connect();
+  await client.query('x');
+  await client.end();
+}`;
+    const a = only(code);
+    assert.equal(a.kind, 'connection');
+    assert.equal(a.library, 'pg');
+    assert.equal(a.acquireText, 'client.connect()');
+    assert.deepEqual(releaseTexts(code, a), ['client.end()']);
+  });
+
+  it('mysql2/promise createConnection and mongodb MongoClient.connect resolve to the connection', () => {
+    const mysql = `const mysql = require('mysql2/promise');
+async function f() {
+  const conn = await mysql.createConnection({});
+  await conn.query('x');
+  await conn.end();
+}`;
+    const m = only(mysql);
+    assert.equal(m.kind, 'connection');
+    assert.equal(m.resultRole, 'resource');
+    assert.deepEqual(releaseTexts(mysql, m), ['conn.end()']);
+    const mongo = `import { MongoClient } from 'mongodb';
+async function f(url) {
+  const client = await MongoClient.connect(url);
+  await client.db().command({ ping: 1 });
+  await client.close();
+}`;
+    const g = only(mongo);
+    assert.equal(g.kind, 'connection');
+    assert.deepEqual(releaseTexts(mongo, g), ['client.close()']);
+  });
+
+  it('the client handed on is an escape: returned, or stored on the caller\'s object', () => {
+    const code = `import { Client } from 'pg';
+async function f(state) {
+  const client = new Client();
+  try { await client.connect(); } catch (e) { await client.end(); throw e; }
+  state.client = client;
+}`;
+    assert.equal(only(code).escape?.kind, 'stored');
+  });
+
+  it('not one: never closed in the function, kept by the module, or a parameter', () => {
+    none(`import { Client } from 'pg';
+async function f() { const client = new Client(); await client.connect(); return client; }`);
+    none(`import { Client } from 'pg';
+const client = new Client();
+async function f() { await client.connect(); await client.query('x'); await client.end(); }`);
+    none(`const mysql = require('mysql2/promise');
+async function f(conn) { conn = await mysql.createConnection({}); await conn.query('x'); await conn.end(); }`);
+    none(`const mysql = require('mysql2/promise');
+let conn;
+async function f() { conn = await mysql.createConnection({}); await conn.query('x'); await conn.end(); }`);
+  });
+});
+
 describe('escapes and releases in callbacks', () => {
   it('returned and stored resources', () => {
     const returned = only(`import { Pool } from 'pg';

@@ -339,6 +339,21 @@ export async function run() {
   }
 }
 `,
+    // A connection the function opens for itself: waiting while it is open holds no one else up.
+    `
+import { Client } from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
+export async function poll(url) {
+  const client = new Client(url);
+  await client.connect();
+  try {
+    await sleep(1000);
+    return await client.query('select 1');
+  } finally {
+    await client.end();
+  }
+}
+`,
     // The distributed lock is released before the pause.
     `
 import Redlock from 'redlock';

@@ -415,14 +415,18 @@ function run() {
 `,
   },
   {
-    // a pg Client is not a pool checkout
+    // a pg Client is not a pool checkout: nothing is released to a pool (the connection it opens
+    // itself is checked as one, in release-in-finally.connections.test.ts)
     code: `
 import { Client } from 'pg';
 async function once() {
   const client = new Client();
   await client.connect();
-  await client.query('SELECT 1');
-  await client.end();
+  try {
+    await client.query('SELECT 1');
+  } finally {
+    await client.end();
+  }
 }
 `,
   },
