@@ -78,6 +78,7 @@ export * from './unseenCalls';
 export * from './unhandledPolicy';
 export * from './unreadableHelpers';
 export * from './awaitedImports';
+export * from './packageFunctions';
 export * from './unsetGuards';
 export * from './valueCarriers';
 // The package.json reader lives in the project layer; rules keep asking analysis for it.

@@ -14,6 +14,7 @@ import { branchesRuledOutAt } from './callSiteBranches';
 import { importsProjectFile } from './dynamicImports';
 import { importedFunction, importsProjectModules } from './moduleFunctions';
 import { packagePromiseCall } from './packagePromises';
+import { packagePromiseFunction } from './packageFunctions';
 import { transactionCall } from './transactionCalls';
 import { awaitedImport } from './awaitedImports';
 import { ModuleAnswers } from './localModules';
@@ -42,7 +43,7 @@ export type PromiseOrigin =
    * outside a `try` that keeps the error (see `asyncBodyRejection`).
    */
   | { kind: 'imported'; name: string; declaration: TSESTree.Node; declaredAsync: boolean; file: string; canReject: boolean; rejectsAtRunTime: boolean }
-  /** `fetch`, `fs/promises`, `timers/promises`. */
+  /** `fetch`, `fs/promises`, `timers/promises`, a package function that returns one (`axios.post`, see `packagePromiseFunction`). */
   | { kind: 'library'; name: string }
   /** `Promise.all(…)`, `Promise.reject(…)`. */
   | { kind: 'combinator'; name: string }
@@ -118,6 +119,8 @@ function syntacticOrigin(sourceCode: Services, expr: TSESTree.Node, depth: numbe
       if (refs.every((r) => r !== null && isPromiseApi(r))) return { kind: 'library', name: refs.map((r) => refName(r as ModuleRef)).join(' || ') };
     }
   }
+  const fromFunction = packagePromiseFunction(sourceCode, expr);
+  if (fromFunction) return { kind: 'library', name: [fromFunction.module, ...fromFunction.path.filter((p) => p !== 'default')].join('.') };
   const fromPackage = packagePromiseCall(sourceCode, expr);
   if (fromPackage) return { kind: 'package', ...fromPackage };
   const transaction = transactionCall(sourceCode, expr);
