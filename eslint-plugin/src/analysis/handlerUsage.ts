@@ -88,6 +88,15 @@ function serverOutOfSight(filename: string, modules: readonly string[]): boolean
   return value;
 }
 
+/**
+ * How `fn`'s parameters are used, when they are used as Express's request and response (reads
+ * `req.body`, answers with `res.status(…).json(…)`): its role, else null. For an inline callback
+ * registered on a receiver the file cannot resolve (see `usageRoute` in handlers.ts).
+ */
+export function expressParameterUsage(sourceCode: Services, fn: FunctionNode): UsageHandler['role'] | null {
+  return fn.params.length >= 2 && fn.params.length <= 3 ? expressUsage(sourceCode, fn)?.role ?? null : null;
+}
+
 function expressUsage(sourceCode: Services, fn: FunctionNode): Omit<UsageHandler, 'sight'> | null {
   const [req, res, next] = fn.params;
   if (!req || !res || res.type !== AST_NODE_TYPES.Identifier) return null;

@@ -10,9 +10,9 @@ import { declaresDependency } from '../project';
 import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
 import { importersMayAnswer, importerUses } from './knownCallers';
-import { lintGeneration, sourceFileOf } from './localModules';
+import { isProjectSpecifier, lintGeneration, sourceFileOf } from './localModules';
 import type { UsageHandler } from './handlerUsage';
-import { USAGE_PACKAGES, usageHandler } from './handlerUsage';
+import { expressParameterUsage, USAGE_PACKAGES, usageHandler } from './handlerUsage';
 import { mayRegisterValidators, validatorRegistration } from './requestValidators';
 
 type Services = Readonly<TSESLint.SourceCode>;
@@ -334,7 +334,8 @@ function registeredAt(sourceCode: Services, fn: FunctionNode, value: TSESTree.No
   while (arg.parent && isTypeWrapper(arg.parent)) arg = arg.parent;
   const parent = arg.parent;
   if (parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments.includes(arg as TSESTree.CallExpressionArgument)) {
-    return callRegistration(sourceCode, parent, parent.arguments.indexOf(arg as TSESTree.CallExpressionArgument));
+    const index = parent.arguments.indexOf(arg as TSESTree.CallExpressionArgument);
+    return callRegistration(sourceCode, parent, index) ?? (arg === fn ? usageRoute(sourceCode, parent, fn) : null);
   }
   // `app.route({ method, url, handler })`, `fastify.get(path, { handler })`.
   if (parent?.type === AST_NODE_TYPES.Property && parent.value === arg && !parent.computed) {
@@ -369,6 +370,40 @@ function callRegistration(sourceCode: Services, call: TSESTree.CallExpression, i
   const rule = methodRule(receiver, method, firstArg);
   if (!rule || (typeof rule.args === 'number' && rule.args !== index)) return null;
   return { framework: FRAMEWORK_OF[receiver], role: rule.role, node: call };
+}
+
+/**
+ * `app.get('/users/:id', (req, res) => { … res.json(…) })` where the file cannot say what `app` is:
+ * a parameter (`module.exports = (app) => { … }`), a value imported from one of the project's
+ * modules, an implicit global. In a package that depends on express, an HTTP verb whose first
+ * argument is a route path, with a callback that uses its parameters as Express's request and
+ * response, is a route all the same. A receiver that resolves to a package (a wrapper router, any
+ * other library) is that package's, and is left alone.
+ */
+function usageRoute(sourceCode: Services, call: TSESTree.CallExpression, fn: FunctionNode): HandlerRegistration | null {
+  const callee = skipTransparent(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || !HTTP_VERBS.has(staticPropertyName(callee) ?? '') || call.arguments[0] === fn) return null;
+  const path = call.arguments[0];
+  const route = path?.type === AST_NODE_TYPES.Literal ? path.value
+    : path?.type === AST_NODE_TYPES.TemplateLiteral && path.expressions.length === 0 ? path.quasis[0]?.value.cooked : null;
+  if (typeof route !== 'string' || !route.startsWith('/')) return null;
+  const file = sourceFileOf(sourceCode);
+  if (file === null || !declaresDependency(file, 'express') || !unresolvedReceiver(sourceCode, callee.object)) return null;
+  const role = expressParameterUsage(sourceCode, fn);
+  return role ? { framework: 'express', role, node: call, byUsage: 'server' } : null;
+}
+
+/** A receiver the file says nothing about: a parameter, an undeclared name, or an import of the project's own modules. */
+function unresolvedReceiver(sourceCode: Services, node: TSESTree.Node): boolean {
+  const expr = skipTransparent(node);
+  if (expr.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(sourceCode, expr);
+  if (!variable || variable.defs.length === 0) return true;
+  const def = variable.defs.length === 1 ? variable.defs[0] : undefined;
+  // A declared type says what the parameter is, known framework or not.
+  if (def?.type === 'Parameter') return def.name.type === AST_NODE_TYPES.Identifier && !def.name.typeAnnotation;
+  const ref = resolveReference(sourceCode, expr);
+  return ref !== null && isProjectSpecifier(sourceCode, ref.module);
 }
 
 function optionsRegistration(sourceCode: Services, call: TSESTree.CallExpression, key: string): HandlerRegistration | null {
