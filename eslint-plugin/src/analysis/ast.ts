@@ -227,12 +227,21 @@ export function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
 export function findObjectProperty(node: TSESTree.Node, name: string): TSESTree.Property | null {
   const expr = skipTransparent(node);
   if (expr.type !== AST_NODE_TYPES.ObjectExpression) return null;
-  for (const p of expr.properties) {
-    if (p.type !== AST_NODE_TYPES.Property || p.computed) continue;
-    if (p.key.type === AST_NODE_TYPES.Identifier && p.key.name === name) return p;
-    if (p.key.type === AST_NODE_TYPES.Literal && p.key.value === name) return p;
-  }
+  for (const p of expr.properties) if (p.type === AST_NODE_TYPES.Property && propertyKeyIs(p, name)) return p;
   return null;
+}
+
+/** `name: …`, `'name': …`: a property whose static key is `name`. */
+export function propertyKeyIs(property: TSESTree.Property, name: string): boolean {
+  if (property.computed) return false;
+  return (property.key.type === AST_NODE_TYPES.Identifier && property.key.name === name) ||
+    (property.key.type === AST_NODE_TYPES.Literal && property.key.value === name);
+}
+
+/** The source text of `node` when it is short enough for a message (one line, at most 40 characters); null otherwise. */
+export function shortSource(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): string | null {
+  const text = sourceCode.getText(node);
+  return text.length <= 40 && !text.includes('\n') ? text : null;
 }
 
 /**

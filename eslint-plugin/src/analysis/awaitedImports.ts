@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import { isFunctionNode, skipTransparent, walk } from './ast';
+import { isTypeWrapper } from './asyncContext';
 import type { ModuleRef } from './imports';
 import { resolveReference } from './imports';
 import { isUnreadableProjectModule, ModuleAnswers, moduleSourceCode, sourceFileOf } from './localModules';
@@ -84,8 +85,7 @@ function awaitedCalls(sourceCode: Services): ReadonlyMap<string, TSESTree.CallEx
 /** `await f()`, `f().then(…)`: uses that only make sense on a promise. */
 function isAwaitedOrChained(call: TSESTree.CallExpression): boolean {
   let node: TSESTree.Node = call;
-  while (node.parent && (node.parent.type === AST_NODE_TYPES.TSAsExpression || node.parent.type === AST_NODE_TYPES.TSNonNullExpression ||
-    (node.parent.type === AST_NODE_TYPES.ChainExpression))) node = node.parent;
+  while (node.parent && (isTypeWrapper(node.parent) || node.parent.type === AST_NODE_TYPES.ChainExpression)) node = node.parent;
   const parent = node.parent;
   if (parent?.type === AST_NODE_TYPES.AwaitExpression) return true;
   return parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === node && !parent.computed &&

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { findVariable, isFunctionNode, shortSource, skipTransparent, staticPropertyName } from './ast';
 import { isAwaitingEmitter } from './emitters';
 import { resolveReference } from './imports';
 import { isEntryStart } from './phase';
@@ -61,8 +61,7 @@ export function callbackRegistration(sourceCode: Services, call: TSESTree.CallEx
   const method = callee.type === AST_NODE_TYPES.MemberExpression ? staticPropertyName(callee) : null;
   if (callee.type === AST_NODE_TYPES.MemberExpression && method !== null && LISTENER_METHODS.has(method)) {
     if (isAwaitingEmitter(sourceCode, callee.object)) return null;
-    const text = sourceCode.getText(callee);
-    return { name: text.length <= 40 && !text.includes('\n') ? text : `.${method}()`, callbackIndex: 1 };
+    return { name: shortSource(sourceCode, callee) ?? `.${method}()`, callbackIndex: 1 };
   }
   if (callee.type === AST_NODE_TYPES.MemberExpression && method === 'nextTick') {
     const obj = skipTransparent(callee.object);

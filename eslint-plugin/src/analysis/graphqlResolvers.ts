@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { findVariable, skipTransparent } from './ast';
+import { findVariable, propertyKeyIs, skipTransparent } from './ast';
 import { annotatedRef } from './construction';
 import type { ModuleRef } from './imports';
 import { refMatches, resolveReference } from './imports';
@@ -38,7 +38,7 @@ export function resolverArgsIndex(sourceCode: Services, fn: FunctionNode): numbe
   if (property?.type !== AST_NODE_TYPES.Property || property.value !== fn) return null;
   const owner = property.parent;
   if (owner.type !== AST_NODE_TYPES.ObjectExpression) return null;
-  if (keyIs(property, 'resolve') && isFieldConfig(sourceCode, owner)) return 1;
+  if (propertyKeyIs(property, 'resolve') && isFieldConfig(sourceCode, owner)) return 1;
   // `{ Mutation: { createUsers(parent, args) {…} } }`: a resolver two levels into a map.
   const typeEntry = owner.parent;
   if (typeEntry?.type === AST_NODE_TYPES.Property && typeEntry.value === owner && typeEntry.parent.type === AST_NODE_TYPES.ObjectExpression &&
@@ -60,7 +60,7 @@ function isFieldConfig(sourceCode: Services, config: TSESTree.ObjectExpression):
   const thunk = fields.parent;
   if (thunk?.type === AST_NODE_TYPES.ArrowFunctionExpression && thunk.body === fields) fields = thunk;
   const entry = fields.parent;
-  if (entry?.type !== AST_NODE_TYPES.Property || entry.value !== fields || !keyIs(entry, 'fields')) return false;
+  if (entry?.type !== AST_NODE_TYPES.Property || entry.value !== fields || !propertyKeyIs(entry, 'fields')) return false;
   const construction = entry.parent.parent;
   return construction?.type === AST_NODE_TYPES.NewExpression && construction.arguments[0] === entry.parent &&
     isGraphql(resolveReference(sourceCode, construction.callee), OBJECT_TYPES);
@@ -83,15 +83,9 @@ function isHandedResolverMap(sourceCode: Services, map: TSESTree.ObjectExpressio
 }
 
 function handedAsResolvers(sourceCode: Services, property: TSESTree.Property): boolean {
-  if (!keyIs(property, 'resolvers') || property.parent.type !== AST_NODE_TYPES.ObjectExpression) return false;
+  if (!propertyKeyIs(property, 'resolvers') || property.parent.type !== AST_NODE_TYPES.ObjectExpression) return false;
   const call = property.parent.parent;
   if ((call?.type !== AST_NODE_TYPES.NewExpression && call?.type !== AST_NODE_TYPES.CallExpression) || call.arguments[0] !== property.parent) return false;
   const ref = resolveReference(sourceCode, skipTransparent(call.callee));
   return ref !== null && RESOLVER_MAP_TAKERS.some((t) => refMatches(ref, t.module, ...t.path));
-}
-
-function keyIs(property: TSESTree.Property, name: string): boolean {
-  if (property.computed) return false;
-  return (property.key.type === AST_NODE_TYPES.Identifier && property.key.name === name) ||
-    (property.key.type === AST_NODE_TYPES.Literal && property.key.value === name);
 }

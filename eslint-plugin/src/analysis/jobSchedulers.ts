@@ -14,7 +14,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { isFunctionNode, shortSource, skipTransparent, staticPropertyName } from './ast';
 import { resolveCalleeFunction } from './callGraph';
 import { getConstruction } from './construction';
 import { resolveReference } from './imports';
@@ -61,8 +61,7 @@ function jobFunction(sourceCode: Services, arg: TSESTree.Node): FunctionNode | n
 }
 
 function calleeText(sourceCode: Services, callee: TSESTree.Node): string {
-  const text = sourceCode.getText(callee);
-  return text.length <= 40 && !text.includes('\n') ? text : 'the scheduler';
+  return shortSource(sourceCode, callee) ?? 'the scheduler';
 }
 
 /** `schedule.scheduleJob(rule, fn)` or an imported `scheduleJob`, whose job is dropped where it is made. */

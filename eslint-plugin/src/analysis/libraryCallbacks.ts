@@ -17,7 +17,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
-import { findVariable, isFunctionNode, skipTransparent, staticPropertyName } from './ast';
+import { constInit, isFunctionNode, shortSource, skipTransparent, staticPropertyName } from './ast';
 import { getConstruction } from './construction';
 import { listeningServer } from './handlers';
 import { refMatches } from './imports';
@@ -80,12 +80,9 @@ export function implementationMethods(sourceCode: Services, node: TSESTree.Node)
 function implementationObject(sourceCode: Services, node: TSESTree.Node): TSESTree.ObjectExpression | null {
   const expr = skipTransparent(node);
   if (expr.type === AST_NODE_TYPES.ObjectExpression) return expr;
-  if (expr.type !== AST_NODE_TYPES.Identifier) return null;
-  const variable = findVariable(sourceCode, expr);
-  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-  if (def?.type !== 'Variable' || def.node.id !== def.name || def.node.parent.kind !== 'const' || !def.node.init) return null;
-  const init = skipTransparent(def.node.init);
-  return init.type === AST_NODE_TYPES.ObjectExpression ? init : null;
+  const init = expr.type === AST_NODE_TYPES.Identifier ? constInit(sourceCode, expr) : null;
+  const value = init ? skipTransparent(init) : null;
+  return value?.type === AST_NODE_TYPES.ObjectExpression ? value : null;
 }
 
 function asyncMajor(sourceCode: Services): number {
@@ -94,6 +91,5 @@ function asyncMajor(sourceCode: Services): number {
 }
 
 function calleeText(sourceCode: Services, callee: TSESTree.Node): string {
-  const text = sourceCode.getText(callee);
-  return text.length <= 40 && !text.includes('\n') ? text : 'the library';
+  return shortSource(sourceCode, callee) ?? 'the library';
 }

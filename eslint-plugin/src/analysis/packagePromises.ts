@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_TOKEN_TYPES } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { findVariable, isFunctionNode, isNullOrUndefined, laterAssignments, skipTransparent, staticPropertyName } from './ast';
+import { findVariable, isFunctionNode, isNullOrUndefined, laterAssignments, shortSource, skipTransparent, staticPropertyName } from './ast';
 import { annotatedRef, getConstruction, thisFieldAnnotatedRef } from './construction';
 import type { ModuleRef } from './imports';
 import { importedModules, refMatches, resolveReference } from './imports';
@@ -236,8 +236,7 @@ export function isDiscordStructure(sourceCode: Services, node: TSESTree.Node): b
 }
 
 function calleeText(sourceCode: Services, callee: TSESTree.Node, method: string): string {
-  const text = sourceCode.getText(callee);
-  return text.length <= 40 && !text.includes('\n') ? text : `….${method}`;
+  return shortSource(sourceCode, callee) ?? `….${method}`;
 }
 
 /** `queue.add(task)` (p-queue), `limiter.schedule([options,] task)` (bottleneck); undefined when not such a method. */

@@ -2,7 +2,7 @@ import type * as ts from 'typescript';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from './nodeTypes';
 import type { FunctionNode } from './ast';
-import { annotatesPromise, calleeName, constInit, findVariable, isFunctionNode, patternNames, returnedValues, skipTransparent, staticPropertyName, walk } from './ast';
+import { annotatesPromise, calleeName, constInit, findVariable, isFunctionNode, patternNames, returnedValues, shortSource, skipTransparent, staticPropertyName, walk } from './ast';
 import { getCallGraph, resolveCalleeFunction } from './callGraph';
 import { combinatorCannotReject } from './combinators';
 import type { ModuleRef } from './imports';
@@ -505,8 +505,7 @@ export function describeExpression(sourceCode: Services, node: TSESTree.Node): s
     const name = calleeName(expr);
     if (name) return name;
   }
-  const text = sourceCode.getText(expr);
-  return text.length <= 40 && !text.includes('\n') ? text : 'this expression';
+  return shortSource(sourceCode, expr) ?? 'this expression';
 }
 
 /**
@@ -677,8 +676,8 @@ export function chainRootText(sourceCode: Services, node: TSESTree.Node): string
     first = false;
     expr = skipTransparent(expr.callee.object);
   }
-  const text = sourceCode.getText(expr);
-  return text.length <= 40 && !text.includes('\n') ? `\`${text}\`` : 'the promise';
+  const text = shortSource(sourceCode, expr);
+  return text !== null ? `\`${text}\`` : 'the promise';
 }
 
 // ---- allow lists -------------------------------------------------------------------------------

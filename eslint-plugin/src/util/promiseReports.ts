@@ -3,7 +3,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '../analysis/nodeTypes';
 import type { PromiseArrayOrigin, PromiseOrigin, TypeOracle } from '../analysis';
 import type { RoleSubject } from '../analysis';
-import { chainRootText, createTypeOracle, getAsyncContext, mapForOfRewrite, processRole, skipTransparent } from '../analysis';
+import { chainRootText, createTypeOracle, getAsyncContext, mapForOfRewrite, processRole, shortSource, skipTransparent } from '../analysis';
 import { isFileless } from './fileless';
 import { getOptionalParserServices } from './parserServices';
 import { evidenceAt } from './evidence';
@@ -55,10 +55,7 @@ function relativeTo(filename: string, file: string): string {
 
 /** `\`items.map(…)\``, `\`[send(a), send(b)]\``, `\`pending\` (type \`Promise<void>[]\`)`, for messages. */
 export function describeArray(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, origin: PromiseArrayOrigin): string {
-  const short = (n: TSESTree.Node): string | null => {
-    const text = sourceCode.getText(n);
-    return text.length <= 40 && !text.includes('\n') ? text : null;
-  };
+  const short = (n: TSESTree.Node): string | null => shortSource(sourceCode, n);
   const whole = short(node);
   if (origin.kind === 'typed') return whole ? `\`${whole}\` (type \`${origin.typeText}\`)` : `this array (type \`${origin.typeText}\`)`;
   if (whole) return `\`${whole}\``;
